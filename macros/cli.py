@@ -1,0 +1,198 @@
+"""tps-atlas: the catalogues and the estimator on the command line.
+
+Every bad input ends in one line naming the file, the field and what was
+expected, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .catalogue import Card, Model, load_catalogue, read_model
+from .errors import DataError
+from .estimator import Estimate, load_settings
+from .figures import ModelFigures, model_figures
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[int] = frozenset()) -> str:
+    """An aligned plain-text table; columns in ``right`` are right-aligned."""
+    cells = [[str(h) for h in headers]] + [["" if v is None else str(v) for v in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        lines.append("  ".join(v.rjust(w) if i in right else v.ljust(w)
+                               for i, (v, w) in enumerate(zip(row, widths))).rstrip())
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def card_json(card: Card) -> dict:
+    return {"card": card.name, "card_id": card.id, "vendor": card.vendor,
+            "vram_gb": card.vram_gb, "bandwidth_gb_s": card.bandwidth_gb_s,
+            "released": card.released_month}
+
+
+def row_json(e: Estimate) -> dict:
+    return {**card_json(e.card),
+            "quant": e.quant.name if e.quant else None,
+            "need_gb": round(e.need_gb, 2) if e.need_gb is not None else None,
+            "tok_s": round(e.tok_s, 2) if e.tok_s is not None else None,
+            "tok_s_low": round(e.tok_s_low, 2) if e.tok_s_low is not None else None,
+            "tok_s_high": round(e.tok_s_high, 2) if e.tok_s_high is not None else None,
+            "fit": e.fit}
+
+
+def figures_json(f: ModelFigures, include_misses: bool) -> dict:
+    miss = f.nearest_miss
+    rows = list(f.rows) + (list(f.misses) if include_misses else [])
+    return {
+        "model": f.model.id,
+        "context": f.context,
+        "min_quality": f.floor,
+        "calibration": f.calibration.name,
+        "cards_total": f.cards_total,
+        "cards_fit": f.cards_fit,
+        "median_tok_s": round(f.median_tok_s, 2) if f.median_tok_s is not None else None,
+        "reading_speed_cards": f.reading_speed_cards,
+        "quant_levels": len(f.quant_levels),
+        "smallest": row_json(f.smallest) if f.smallest else None,
+        "fastest": row_json(f.fastest) if f.fastest else None,
+        "nearest_miss": {"card": miss.card.name, "card_id": miss.card.id, "vram_gb": miss.card.vram_gb,
+                         "shortfall_gb": round(miss.shortfall_gb, 2)} if miss else None,
+        "rows": [row_json(e) for e in rows],
+    }
+
+
+def number(value: float | None, digits: int = 1) -> str:
+    return "" if value is None else f"{value:,.{digits}f}"
+
+
+def print_figures(f: ModelFigures, include_misses: bool) -> None:
+    print(f"{f.model.name}: {f.cards_fit} of {f.cards_total} cards run it "
+          f"(context {f.context:,} tokens, quality floor {f.floor}, calibration {f.calibration.name})")
+    if f.fastest:
+        print(f"fastest: {f.fastest.card.name} {number(f.fastest.tok_s)} tok/s; "
+              f"smallest: {f.smallest.card.name} ({number(f.smallest.card.vram_gb, 0)} GB, "
+              f"{f.smallest.quant.name}, {number(f.smallest.need_gb)} GB); "
+              f"median {number(f.median_tok_s)} tok/s; {f.reading_speed_cards} at reading speed")
+    if f.nearest_miss:
+        m = f.nearest_miss
+        print(f"nearest miss: {m.card.name} ({number(m.card.vram_gb, 0)} GB), "
+              f"{number(m.shortfall_gb)} GB short at {m.quant_name}")
+    rows = list(f.rows) + (list(f.misses) if include_misses else [])
+    print(table(
+        ["tok/s", "range", "card", "vendor", "VRAM GB", "GB/s", "released", "need GB", "quant", "fit"],
+        [[number(e.tok_s), f"{number(e.tok_s_low, 0)}-{number(e.tok_s_high, 0)}" if e.tok_s else "",
+          e.card.name, e.card.vendor, number(e.card.vram_gb, 0), number(e.card.bandwidth_gb_s, 0),
+          e.card.released_month, number(e.need_gb), e.quant.name if e.quant else "", e.fit]
+         for e in rows],
+        right={0, 4, 5, 7}))
+
+
+def command_models(args) -> None:
+    catalogue = load_catalogue()
+    settings = load_settings()
+    listing = []
+    for model in catalogue.models:
+        f = model_figures(model, catalogue.cards, settings)
+        listing.append((model, f))
+    if args.json:
+        print(json.dumps([{
+            "id": m.id, "name": m.name, "parameters_b": m.parameters_b,
+            "active_parameters_b": m.active_parameters_b,
+            "organisations": list(m.organisations),
+            "published": m.published.isoformat() if m.published else None,
+            "cards_fit": f.cards_fit,
+            "fastest": f.fastest.card.name if f.fastest else None,
+            "fastest_tok_s": round(f.fastest.tok_s, 2) if f.fastest else None,
+        } for m, f in listing], ensure_ascii=False, indent=2))
+        return
+    print(table(["id", "name", "params B", "active B", "published", "cards fit", "fastest", "tok/s"],
+                [[m.id, m.name, f"{m.parameters_b:g}", f"{m.active_parameters_b:g}" if m.active_parameters_b else "",
+                  m.published.isoformat() if m.published else "", f.cards_fit,
+                  f.fastest.card.name if f.fastest else "", number(f.fastest.tok_s) if f.fastest else ""]
+                 for m, f in listing], right={2, 3, 5, 7}))
+
+
+def command_cards(args) -> None:
+    cards = load_catalogue().cards
+    if args.search:
+        words = args.search.casefold().split()
+        cards = [c for c in cards if all(w in f"{c.name} {c.vendor} {c.id}".casefold() for w in words)]
+    if args.json:
+        print(json.dumps([{**card_json(c), "memory_type": c.memory_type, "architecture": c.architecture,
+                           "unified": c.unified} for c in cards], ensure_ascii=False, indent=2))
+        return
+    print(table(["id", "name", "vendor", "VRAM GB", "GB/s", "released", "memory"],
+                [[c.id, c.name, c.vendor, number(c.vram_gb, 0), number(c.bandwidth_gb_s, 0),
+                  c.released_month, c.memory_type] for c in cards], right={3, 4}))
+    print(f"{len(cards)} cards")
+
+
+def command_estimate(args) -> None:
+    catalogue = load_catalogue()
+    settings = load_settings()
+    if args.model_file:
+        model: Model = read_model(Path(args.model_file))
+    elif args.model:
+        model = catalogue.model(args.model)
+    else:
+        raise DataError("command line", "MODEL", "a model id or --model-file PATH")
+    for option, value in (("--quant", args.quant), ("--min-quality", args.min_quality)):
+        if value is not None and value.casefold() not in {q.name.casefold() for q in settings.quants}:
+            raise DataError("command line", option, "one of " + ", ".join(q.name for q in settings.quants), value)
+    if args.context is not None and args.context < 1:
+        raise DataError("command line", "--context", "a positive number of tokens", args.context)
+    figures = model_figures(model, catalogue.cards, settings, settings.calibration(args.calibration),
+                            context=args.context, floor=args.min_quality, quant=args.quant,
+                            kv_precision=args.kv_cache)
+    if args.json:
+        print(json.dumps(figures_json(figures, args.all), ensure_ascii=False, indent=2))
+    else:
+        print_figures(figures, args.all)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tps-atlas", description="Which GPU can run this model, and how fast?")
+    sub = p.add_subparsers(dest="command", required=True)
+    models = sub.add_parser("models", help="list the model catalogue")
+    models.add_argument("--json", action="store_true")
+    models.set_defaults(run=command_models)
+    cards = sub.add_parser("cards", help="list the card catalogue")
+    cards.add_argument("--search", metavar="TEXT", help="only cards whose name, vendor or id hold every word")
+    cards.add_argument("--json", action="store_true")
+    cards.set_defaults(run=command_cards)
+    est = sub.add_parser("estimate", help="every card for one model")
+    est.add_argument("model", nargs="?", metavar="MODEL", help="a model id (see `tps-atlas models`)")
+    est.add_argument("--model-file", metavar="PATH", help="a model YAML file outside the catalogue")
+    est.add_argument("--context", type=int, metavar="N", help="context length in tokens")
+    est.add_argument("--min-quality", metavar="QUANT", help="most compressed quant allowed")
+    est.add_argument("--quant", metavar="QUANT", help="judge every card at this one quant")
+    est.add_argument("--kv-cache", metavar="PRECISION", help="KV cache precision (f16, q8_0)")
+    est.add_argument("--calibration", metavar="NAME", help="calibration from data/estimator.yaml")
+    est.add_argument("--all", action="store_true", help="also list the cards that cannot run it")
+    est.add_argument("--json", action="store_true")
+    est.set_defaults(run=command_estimate)
+    from .i18n_cli import add_i18n_commands
+    add_i18n_commands(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        result = args.run(args)
+    except DataError as error:
+        print(f"tps-atlas: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return result or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

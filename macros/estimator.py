@@ -1,0 +1,308 @@
+"""How fast a model runs on a card, and whether it fits: the estimator, one pair at a time.
+
+The method, as on the methodology page:
+
+1. **Memory needed** = weights + KV cache + compute buffer.
+   Weights are ``parameters x bits per weight / 8``. The KV cache comes from the
+   attention layout when the record has one (``kv_cache_gb``), otherwise from a
+   per-token estimate; both grow with the context length.
+2. **Fit**: a quant fits when ``need <= fits x VRAM`` (0.90). Each card gets the
+   least-compressed quant that fits, no lower than the quality floor.
+3. **Verdict**: comfortable when ``need <= comfortable x VRAM`` (0.75), else tight.
+4. **Speed** (one request, decoding): generation reads every weight it uses once per
+   token, so ``tok/s = bandwidth / bytes read per token x efficiency``. A
+   mixture-of-experts model reads only its active parameters. The range is
+   ``low``–``high`` times the estimate.
+
+Nothing here formats or knows about pages: it returns records.
+
+>>> settings = load_settings()
+>>> settings.quant("Q4_K_M").bits_per_weight
+4.84
+>>> round(weights_gb(130, settings.quant("Q4_K_M")), 2)
+78.65
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+from .catalogue import DATA_DIR, VENDORS, Architecture, Card, Model
+from .errors import DataError
+from .records import FieldReader, load_yaml
+
+FIT_LABELS = ("comfortable", "tight", "none")
+
+
+@dataclass(frozen=True)
+class Quant:
+    name: str
+    bits_per_weight: float
+    rank: int  # 0 = best quality
+
+
+@dataclass(frozen=True)
+class Calibration:
+    name: str
+    description: str
+    quant_efficiency: dict[str, float]
+    vendor_factors: dict[str, float]
+    architecture_factors: dict[str, float]
+    range_low: float
+    range_high: float
+    confidence: str
+
+    def factor(self, quant: Quant, card: Card) -> float:
+        """Share of the bandwidth bound a card reaches at this quant."""
+        return (self.quant_efficiency[quant.name]
+                * self.vendor_factors[card.vendor]
+                * self.architecture_factors.get(card.architecture or "", 1.0))
+
+
+@dataclass(frozen=True)
+class Settings:
+    file: str
+    context_tokens: int
+    min_quality: str
+    reading_speed_tok_s: float
+    vram_tiers_gb: tuple[int, ...]
+    multi_gpu_counts: tuple[int, ...]
+    fits: float
+    comfortable: float
+    shortfall_quant: str
+    compute_buffer_gb: float
+    kv_estimate_gb_per_1k_tokens: float
+    kv_bytes_per_element: dict[str, float]
+    default_kv_precision: str
+    quants: tuple[Quant, ...]
+    calibrations: dict[str, Calibration]
+    default_calibration: str
+
+    def quant(self, name: str) -> Quant:
+        for quant in self.quants:
+            if quant.name.casefold() == str(name).casefold():
+                return quant
+        raise DataError(self.file, "quants", "one of " + ", ".join(q.name for q in self.quants), name)
+
+    def calibration(self, name: str | None = None) -> Calibration:
+        name = name or self.default_calibration
+        if name not in self.calibrations:
+            raise DataError(self.file, "calibrations", "one of " + ", ".join(self.calibrations), name)
+        return self.calibrations[name]
+
+    def allowed_quants(self, floor: str | Quant | None = None) -> tuple[Quant, ...]:
+        floor_quant = floor if isinstance(floor, Quant) else self.quant(floor or self.min_quality)
+        return tuple(q for q in self.quants if q.rank <= floor_quant.rank)
+
+
+def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Calibration:
+    def factors(field: str, required_keys: Iterable[str]) -> dict[str, float]:
+        mapping = r.mapping(field, required=bool(required_keys))
+        if mapping is None:
+            return {}
+        values = {}
+        for key in list(mapping.data):
+            values[str(key)] = mapping.number(key, above=0, maximum=2)
+        mapping.finish()
+        for key in required_keys:
+            if key not in values:
+                raise mapping.error(key, "a factor for every entry", "missing")
+        return values
+
+    range_reader = r.mapping("range")
+    calibration = Calibration(
+        name=name,
+        description=r.text("description"),
+        quant_efficiency=factors("quant_efficiency", [q.name for q in quants]),
+        vendor_factors=factors("vendor_factors", VENDORS),
+        architecture_factors=factors("architecture_factors", ()),
+        range_low=range_reader.number("low", above=0, maximum=1),
+        range_high=range_reader.number("high", minimum=1),
+        confidence=r.choice("confidence", ("low", "medium", "high")),
+    )
+    range_reader.finish()
+    r.finish()
+    return calibration
+
+
+def read_settings(path: Path) -> Settings:
+    r = FieldReader(path, load_yaml(path))
+    quants = []
+    for rank, q in enumerate(r.mappings("quants")):
+        quants.append(Quant(q.text("name"), q.number("bits_per_weight", above=0, maximum=32), rank))
+        q.finish()
+    if not quants:
+        raise r.error("quants", "at least one quantization")
+    quants = tuple(quants)
+    fit = r.mapping("fit")
+    memory = r.mapping("memory")
+    kv_bytes = memory.mapping("kv_bytes_per_element")
+    calibrations = r.mapping("calibrations")
+    settings = Settings(
+        file=str(path),
+        context_tokens=r.integer("context_tokens", minimum=1),
+        min_quality=r.text("min_quality"),
+        reading_speed_tok_s=r.number("reading_speed_tok_s", above=0),
+        vram_tiers_gb=r.integers("vram_tiers_gb"),
+        multi_gpu_counts=r.integers("multi_gpu_counts", minimum=2),
+        fits=fit.number("fits", above=0, maximum=1),
+        comfortable=fit.number("comfortable", above=0, maximum=1),
+        shortfall_quant=fit.text("shortfall_quant"),
+        compute_buffer_gb=memory.number("compute_buffer_gb", minimum=0),
+        kv_estimate_gb_per_1k_tokens=memory.number("kv_estimate_gb_per_1k_tokens", minimum=0),
+        kv_bytes_per_element={k: kv_bytes.number(k, above=0) for k in list(kv_bytes.data)},
+        default_kv_precision=memory.text("default_kv_precision"),
+        quants=quants,
+        calibrations={str(name): read_calibration(str(name), calibrations.mapping(name), quants)
+                      for name in list(calibrations.data)},
+        default_calibration=r.text("default_calibration"),
+    )
+    for reader in (fit, kv_bytes, memory, calibrations, r):
+        reader.finish()
+    if settings.comfortable > settings.fits:
+        raise fit.error("comfortable", f"at most fits ({settings.fits})", settings.comfortable)
+    settings.quant(settings.min_quality)
+    settings.quant(settings.shortfall_quant)
+    settings.calibration()
+    if settings.default_kv_precision not in settings.kv_bytes_per_element:
+        raise memory.error("default_kv_precision", "a key of kv_bytes_per_element",
+                           settings.default_kv_precision)
+    return settings
+
+
+@lru_cache(maxsize=8)
+def load_settings(path: str | None = None) -> Settings:
+    return read_settings(Path(path) if path else DATA_DIR / "estimator.yaml")
+
+
+# ---------------------------------------------------------------- memory
+
+def weights_gb(parameters_b: float, quant: Quant) -> float:
+    return parameters_b * quant.bits_per_weight / 8
+
+
+def kv_cache_gb(arch: Architecture, context: int, bytes_per_element: float) -> float:
+    """KV cache of a recorded attention layout at ``context`` tokens.
+
+    Grouped-query (and multi-head, multi-query) layers keep a key and a value of
+    ``kv_heads x head_dim`` per token; sliding-window layers keep at most their
+    window; latent attention keeps one compressed vector per token and layer.
+
+    >>> llama_8b = Architecture(layers=32, attention="gqa", kv_heads=8, head_dim=128)
+    >>> round(kv_cache_gb(llama_8b, 4096, 2.0), 3)
+    0.537
+    """
+    if arch.attention == "mla":
+        per_token_layer = (arch.kv_lora_rank + arch.rope_head_dim) * bytes_per_element
+        return arch.layers * context * per_token_layer / 1e9
+    per_token_layer = 2 * arch.kv_heads * arch.head_dim * bytes_per_element
+    window_layers = arch.sliding_window_layers if arch.sliding_window else 0
+    if arch.sliding_window and arch.sliding_window_layers is None:
+        window_layers = arch.layers
+    full_layers = arch.layers - window_layers
+    window_tokens = min(context, arch.sliding_window or context)
+    return per_token_layer * (full_layers * context + window_layers * window_tokens) / 1e9
+
+
+@dataclass(frozen=True)
+class Memory:
+    weights_gb: float
+    kv_gb: float
+    buffer_gb: float
+    from_architecture: bool
+
+    @property
+    def total_gb(self) -> float:
+        return self.weights_gb + self.kv_gb + self.buffer_gb
+
+
+def memory_needed(model: Model, quant: Quant, context: int, settings: Settings,
+                  kv_precision: str | None = None) -> Memory:
+    precision = kv_precision or settings.default_kv_precision
+    if precision not in settings.kv_bytes_per_element:
+        raise DataError(settings.file, "memory.kv_bytes_per_element",
+                        "one of " + ", ".join(settings.kv_bytes_per_element), precision)
+    bytes_per_element = settings.kv_bytes_per_element[precision]
+    if model.architecture:
+        kv = kv_cache_gb(model.architecture, context, bytes_per_element)
+    else:
+        scale = bytes_per_element / settings.kv_bytes_per_element[settings.default_kv_precision]
+        kv = settings.kv_estimate_gb_per_1k_tokens * context / 1000 * scale
+    return Memory(weights_gb(model.parameters_b, quant), kv, settings.compute_buffer_gb,
+                  model.architecture is not None)
+
+
+# ---------------------------------------------------------------- speed
+
+def tokens_per_second(model: Model, quant: Quant, card: Card, calibration: Calibration) -> float:
+    """Decode speed of one request: bandwidth over the bytes read per token."""
+    read_gb = weights_gb(model.read_parameters_b, quant)
+    return card.bandwidth_gb_s / read_gb * calibration.factor(quant, card)
+
+
+# ---------------------------------------------------------------- one pair
+
+@dataclass(frozen=True)
+class Estimate:
+    card: Card
+    quant: Quant | None
+    memory: Memory | None
+    tok_s: float | None
+    tok_s_low: float | None
+    tok_s_high: float | None
+    fit: str  # comfortable | tight | none
+
+    @property
+    def need_gb(self) -> float | None:
+        return self.memory.total_gb if self.memory else None
+
+    @property
+    def fits(self) -> bool:
+        return self.fit != "none"
+
+
+def verdict(need_gb: float, vram_gb: float, settings: Settings) -> str:
+    if need_gb > settings.fits * vram_gb:
+        return "none"
+    return "comfortable" if need_gb <= settings.comfortable * vram_gb else "tight"
+
+
+def candidate_memories(model: Model, settings: Settings, context: int | None = None,
+                       floor: str | None = None, quant: str | None = None,
+                       kv_precision: str | None = None) -> tuple[tuple[Quant, Memory], ...]:
+    """The quants a card may get, best first, with the memory each needs.
+
+    The same for every card, so a page computes them once.
+    """
+    context = context or settings.context_tokens
+    quants = (settings.quant(quant),) if quant else settings.allowed_quants(floor)
+    return tuple((q, memory_needed(model, q, context, settings, kv_precision)) for q in quants)
+
+
+def estimate(model: Model, card: Card, settings: Settings, calibration: Calibration,
+             context: int | None = None, floor: str | None = None,
+             quant: str | None = None, kv_precision: str | None = None,
+             candidates: tuple[tuple[Quant, Memory], ...] | None = None) -> Estimate:
+    """The estimate for one card: the least-compressed allowed quant that fits.
+
+    With ``quant`` the card is judged at that one quant instead.
+    """
+    candidates = candidates or candidate_memories(model, settings, context, floor, quant, kv_precision)
+    for candidate, memory in candidates:
+        fit = verdict(memory.total_gb, card.vram_gb, settings)
+        if fit != "none":
+            tok_s = tokens_per_second(model, candidate, card, calibration)
+            return Estimate(card, candidate, memory, tok_s, tok_s * calibration.range_low,
+                            tok_s * calibration.range_high, fit)
+    # Not fitting: the memory it would need is known only when one quant was in question.
+    return Estimate(card, None, candidates[0][1] if len(candidates) == 1 else None,
+                    None, None, None, "none")
+
+
+def speed_order(e: Estimate) -> tuple:
+    """Fastest first; on equal speed the newest card first, then by name."""
+    released = e.card.released.toordinal() if e.card.released else 0
+    return (-(round(e.tok_s, 6) if e.tok_s else -1.0), -released, e.card.name.casefold())

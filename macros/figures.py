@@ -1,0 +1,114 @@
+"""The figures a model page (or a command) shows, over the whole card catalogue.
+
+``model_figures`` runs the estimator for every card once and derives the
+headline numbers from those rows: cards that fit, smallest, fastest, median
+speed, cards at reading speed, quant levels, nearest miss and the fastest card
+of each VRAM tier.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Sequence
+
+from .catalogue import Card, Model
+from .estimator import (Calibration, Estimate, Settings, candidate_memories, estimate, memory_needed,
+                        speed_order)
+
+
+@dataclass(frozen=True)
+class NearestMiss:
+    card: Card
+    quant_name: str
+    need_gb: float
+    shortfall_gb: float
+
+
+@dataclass(frozen=True)
+class MultiCard:
+    """The smallest set of identical cards that holds a model no single card holds."""
+
+    card: Card
+    count: int
+    estimate: Estimate  # of the set, as if one card with count x the memory
+
+
+@dataclass(frozen=True)
+class ModelFigures:
+    model: Model
+    context: int
+    floor: str
+    calibration: Calibration
+    cards_total: int
+    rows: tuple[Estimate, ...]        # fitting cards, fastest first
+    misses: tuple[Estimate, ...]      # cards that cannot run it
+    median_tok_s: float | None
+    reading_speed_cards: int
+    quant_levels: tuple[str, ...]     # distinct quants among fitting cards, best first
+    smallest: Estimate | None
+    fastest: Estimate | None
+    slowest: Estimate | None
+    nearest_miss: NearestMiss | None
+    tiers: dict[int, Estimate | None]
+
+    @property
+    def cards_fit(self) -> int:
+        return len(self.rows)
+
+
+def smallest_order(e: Estimate) -> tuple:
+    """Least memory first; among equal memory, the oldest card (the cheapest way in)."""
+    released = e.card.released.toordinal() if e.card.released else 0
+    return (e.card.vram_gb, released, e.card.name.casefold())
+
+
+def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
+                 context: int, floor: str, kv_precision: str | None) -> NearestMiss | None:
+    """The largest card that cannot run it, and by how much it falls short."""
+    if not misses:
+        return None
+    card = max(misses, key=lambda e: (e.card.vram_gb, e.card.bandwidth_gb_s,
+                                      e.card.released or 0)).card
+    shortfall_quant = settings.quant(settings.shortfall_quant)
+    floor_quant = settings.quant(floor)
+    quant = min(shortfall_quant, floor_quant, key=lambda q: q.rank)
+    need = memory_needed(model, quant, context, settings, kv_precision).total_gb
+    return NearestMiss(card, quant.name, need, need - settings.fits * card.vram_gb)
+
+
+def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
+                  calibration: Calibration | None = None, context: int | None = None,
+                  floor: str | None = None, quant: str | None = None,
+                  kv_precision: str | None = None) -> ModelFigures:
+    calibration = calibration or settings.calibration()
+    context = context or settings.context_tokens
+    floor = settings.quant(floor or settings.min_quality).name
+    candidates = candidate_memories(model, settings, context, floor, quant, kv_precision)
+    estimates = [estimate(model, card, settings, calibration, candidates=candidates) for card in cards]
+    rows = tuple(sorted((e for e in estimates if e.fits), key=speed_order))
+    misses = tuple(sorted((e for e in estimates if not e.fits),
+                          key=lambda e: (-e.card.vram_gb, e.card.name.casefold())))
+    speeds = [e.tok_s for e in rows]
+    tiers = {}
+    for tier in settings.vram_tiers_gb:
+        same_memory = [e for e in rows if e.card.vram_gb == tier]
+        tiers[tier] = same_memory[0] if same_memory else None
+    quant_ranks = sorted({e.quant.rank for e in rows})
+    return ModelFigures(
+        model=model,
+        context=context,
+        floor=floor,
+        calibration=calibration,
+        cards_total=len(cards),
+        rows=rows,
+        misses=misses,
+        median_tok_s=statistics.median(speeds) if speeds else None,
+        reading_speed_cards=sum(s >= settings.reading_speed_tok_s for s in speeds),
+        quant_levels=tuple(settings.quants[r].name for r in quant_ranks),
+        smallest=min(rows, key=smallest_order) if rows else None,
+        fastest=rows[0] if rows else None,
+        slowest=rows[-1] if rows else None,
+        nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision),
+        tiers=tiers,
+    )

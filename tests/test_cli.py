@@ -1,0 +1,111 @@
+"""The tps-atlas command: listings, estimates, JSON, and clear errors for bad input."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT
+
+VALID = """id: tiny
+name: Tiny
+weights: open
+parameters_b: 7
+sources: [{title: a paper}]
+"""
+
+
+def run(*args, cwd=ROOT):
+    result = subprocess.run([sys.executable, "-m", "macros", *args], cwd=cwd,
+                            capture_output=True, text=True)
+    return result.returncode, result.stdout, result.stderr
+
+
+def test_estimate_json_shape():
+    code, out, _ = run("estimate", "glm-130b", "--calibration", "seed", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["model"] == "glm-130b" and data["context"] == 4096 and data["min_quality"] == "Q3_K_M"
+    # Seed figures proper are in test_seed_figures; the catalogue here also holds added machines.
+    assert data["cards_fit"] >= 38 and data["cards_fit"] == len(data["rows"])
+    assert data["quant_levels"] == 5
+    assert data["fastest"]["card"] == "H100 NVL 94 GB" and data["fastest"]["tok_s"] == pytest.approx(29.6, abs=0.05)
+    assert data["nearest_miss"]["shortfall_gb"] == pytest.approx(21.7, abs=0.05)
+    row = data["rows"][0]
+    assert set(row) == {"card", "card_id", "vendor", "vram_gb", "bandwidth_gb_s", "released", "quant",
+                        "need_gb", "tok_s", "tok_s_low", "tok_s_high", "fit"}
+    assert row["released"] == "2023-03" and row["fit"] == "tight" and row["card_id"] == "h100-nvl-94gb"
+
+
+def test_estimate_all_adds_cards_that_do_not_fit():
+    data = json.loads(run("estimate", "glm-5", "--all", "--json")[1])
+    assert data["cards_fit"] == 0 and len(data["rows"]) == data["cards_total"]
+    assert {r["fit"] for r in data["rows"]} == {"none"} and {r["quant"] for r in data["rows"]} == {None}
+
+
+def test_estimate_at_one_quant():
+    data = json.loads(run("estimate", "glm-4.1v-thinking", "--quant", "Q8_0", "--all", "--json")[1])
+    assert {r["quant"] for r in data["rows"] if r["fit"] != "none"} == {"Q8_0"}
+    assert all(r["tok_s"] is None for r in data["rows"] if r["fit"] == "none")
+
+
+def test_human_output_is_an_aligned_table():
+    code, out, _ = run("estimate", "glm-130b", "--calibration", "seed")
+    lines = out.splitlines()
+    header = next(i for i, l in enumerate(lines) if l.startswith("tok/s"))
+    assert set(lines[header + 1]) <= {"-", " "}
+    assert "H100 NVL 94 GB" in lines[header + 2] and "29.6" in lines[header + 2]
+    assert lines[header].index("card") == lines[header + 2].index("H100 NVL")
+    assert lines[header].index("quant") == lines[header + 2].index("Q4_K_M")
+
+
+def test_models_and_cards_listings():
+    code, out, _ = run("models", "--json")
+    assert code == 0 and "glm-130b" in {m["id"] for m in json.loads(out)}
+    code, out, _ = run("cards", "--search", "H100 NVL", "--json")
+    assert [c["card_id"] for c in json.loads(out)] == ["h100-nvl-94gb"]
+
+
+def test_model_file_outside_the_catalogue(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(VALID)
+    data = json.loads(run("estimate", "--model-file", str(path), "--json")[1])
+    assert data["model"] == "tiny" and data["cards_fit"] > 500
+
+
+BAD_MODELS = {
+    "malformed YAML": ("id: tiny\nname: [unclosed\n", "line", "valid YAML"),
+    "missing field": (VALID.replace("parameters_b: 7\n", ""), "parameters_b", "a value"),
+    "mistyped field": (VALID.replace("parameters_b: 7", "parameters_b: seven"), "parameters_b", "a number"),
+    "misspelt field": (VALID.replace("parameters_b", "paramaters_b"), "paramaters_b", "misspelt as"),
+    "zero parameters": (VALID.replace("parameters_b: 7", "parameters_b: 0"), "parameters_b", "above 0"),
+    "negative parameters": (VALID.replace("parameters_b: 7", "parameters_b: -3"), "parameters_b", "above 0"),
+    "active above total": (VALID + "active_parameters_b: 9\n", "active_parameters_b", "at most parameters_b"),
+    "unknown vocabulary": (VALID + "tasks: [dancing]\n", "tasks", "items from"),
+    "wrong id": (VALID.replace("id: tiny", "id: other"), "id", "the file name"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_MODELS, ids=list(BAD_MODELS))
+def test_bad_model_files_exit_2_naming_file_and_field(tmp_path, case):
+    text, field, expected = BAD_MODELS[case]
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text)
+    code, out, err = run("estimate", "--model-file", str(path))
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "tiny.yaml" in err and field in err and expected in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("args, field, expected", [
+    (["estimate", "no-such-model"], "id", "the id of a model"),
+    (["estimate", "glm-130b", "--quant", "Q9_K"], "--quant", "one of Q8_0"),
+    (["estimate", "glm-130b", "--min-quality", "Q2"], "--min-quality", "one of Q8_0"),
+    (["estimate", "glm-130b", "--context", "0"], "--context", "a positive number"),
+    (["estimate", "glm-130b", "--calibration", "nope"], "calibrations", "one of seed"),
+])
+def test_bad_arguments_exit_2(args, field, expected):
+    code, _, err = run(*args)
+    assert code == 2 and field in err and expected in err and "Traceback" not in err
