@@ -1,5 +1,139 @@
-"""`tps-atlas i18n`: placeholder until the phrase catalogues land."""
+"""`tps-atlas i18n extract | update | check`: the translators' workflow.
+
+extract  collects every phrase of the code and templates into locales/messages.pot
+update   merges the template into each language's messages.po (new phrases appear
+         untranslated, changed ones fuzzy)
+check    fails, listing file:line and the problem, on untranslated or fuzzy entries,
+         placeholders missing, added or renamed, a wrong number of plural forms,
+         markup that differs from the source, or what GNU msgfmt --check-format finds
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.plurals import get_plural
+
+from .errors import DataError
+from .phrases import DOMAIN, LANGUAGES, LOCALES_DIR, consistent, placeholders, po_path, read_catalog
+
+ROOT = LOCALES_DIR.parent
+TAG = re.compile(r"</?[a-zA-Z][^>]*>")
+KEYWORDS = ["-k", "N_", "-k", "NP_:1,2"]
+
+
+def pybabel(*args: str) -> None:
+    CommandLineInterface().run(["pybabel", "-q", *args])
+
+
+def extract(locales_dir: Path = LOCALES_DIR) -> Path:
+    pot = (locales_dir / f"{DOMAIN}.pot").resolve()
+    # Run from the project root so that the template records relative locations.
+    previous = os.getcwd()
+    os.chdir(ROOT)
+    try:
+            pybabel("extract", "-F", "babel.cfg", *KEYWORDS, "--no-wrap", "--sort-by-file",
+                "--project", "TPS Atlas", "--copyright-holder", "TPS Atlas",
+                "--msgid-bugs-address", "translators@tps-atlas.invalid", "-o", str(pot), ".")
+    finally:
+        os.chdir(previous)
+    return pot
+
+
+def update(locales_dir: Path = LOCALES_DIR) -> None:
+    pot = locales_dir / f"{DOMAIN}.pot"
+    for language in LANGUAGES:
+        if po_path(language, locales_dir).exists():
+            pybabel("update", "-i", str(pot), "-d", str(locales_dir), "-D", DOMAIN, "-l", language,
+                    "--no-wrap", "--ignore-obsolete")
+        else:
+            pybabel("init", "-i", str(pot), "-d", str(locales_dir), "-D", DOMAIN, "-l", language, "--no-wrap")
+
+
+def tags(text: str) -> list[str]:
+    return sorted(TAG.findall(text))
+
+
+def check_catalogue(path: Path, language: str) -> list[str]:
+    """Every problem of one .po file, as 'file:line: problem' lines."""
+    try:
+        catalog = read_catalog(path, language)
+    except DataError as error:
+        return [str(error)]
+    problems = []
+    expected_plurals = get_plural(Locale.parse(language)).num_plurals
+    if catalog.num_plurals != expected_plurals:
+        problems.append(f"{path}:1: Plural-Forms header has nplurals={catalog.num_plurals}, "
+                        f"{language} needs {expected_plurals}")
+    for message in catalog:
+        if not message.id:
+            continue
+        where = f"{path}:{message.lineno}"
+        label = (message.id[0] if isinstance(message.id, (tuple, list)) else message.id)[:60]
+        forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        if message.fuzzy:
+            problems.append(f"{where}: fuzzy (review it, then remove the fuzzy flag): {label!r}")
+        if not all(forms):
+            problems.append(f"{where}: untranslated: {label!r}")
+            continue
+        if isinstance(message.id, (tuple, list)) and len(forms) != expected_plurals:
+            problems.append(f"{where}: {len(forms)} plural forms, {language} needs {expected_plurals}: {label!r}")
+        if not consistent(message.id, message.string):
+            source = placeholders(message.id[-1] if isinstance(message.id, (tuple, list)) else message.id)
+            found = set().union(*(placeholders(f) for f in forms))
+            problems.append(f"{where}: placeholders differ from the source: expected "
+                            f"{{{', '.join(sorted(source))}}}, found {{{', '.join(sorted(found))}}}: {label!r}")
+        source_tags = tags(message.id[0] if isinstance(message.id, (tuple, list)) else message.id)
+        if any(tags(form) != source_tags for form in forms):
+            problems.append(f"{where}: markup differs from the source {source_tags}: {label!r}")
+    return problems + msgfmt_check(path)
+
+
+def msgfmt_check(path: Path) -> list[str]:
+    """GNU msgfmt's own syntax and format checks, where gettext is installed."""
+    if not shutil.which("msgfmt"):
+        return []
+    result = subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", str(path)],
+                            capture_output=True, text=True)
+    if result.returncode == 0:
+        return []
+    return [line for line in result.stderr.splitlines() if line.strip() and "fatal errors" not in line]
+
+
+def check(locales_dir: Path = LOCALES_DIR, languages=LANGUAGES) -> list[str]:
+    problems = []
+    for language in languages:
+        problems += check_catalogue(po_path(language, locales_dir), language)
+    return problems
+
+
+def run(args) -> int:
+    locales_dir = Path(args.locales) if args.locales else LOCALES_DIR
+    if args.action == "extract":
+        print(f"wrote {extract(locales_dir)}")
+    elif args.action == "update":
+        update(locales_dir)
+        print("updated " + ", ".join(str(po_path(lang, locales_dir)) for lang in LANGUAGES))
+    else:
+        problems = check(locales_dir, args.language or LANGUAGES)
+        for problem in problems:
+            print(problem)
+        if problems:
+            print(f"{len(problems)} problem(s) in the phrase catalogues")
+            return 1
+        print("phrase catalogues OK: " + ", ".join(args.language or LANGUAGES))
+    return 0
 
 
 def add_i18n_commands(sub) -> None:
-    return None
+    i18n = sub.add_parser("i18n", help="phrase catalogues: extract, update, check")
+    i18n.add_argument("action", choices=("extract", "update", "check"))
+    i18n.add_argument("--locales", metavar="DIR", help="the locales folder (default: locales/)")
+    i18n.add_argument("--language", action="append", choices=LANGUAGES, help="check only this language")
+    i18n.set_defaults(run=run)
