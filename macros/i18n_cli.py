@@ -79,11 +79,15 @@ def check_catalogue(path: Path, language: str) -> list[str]:
         forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
         if message.fuzzy:
             problems.append(f"{where}: fuzzy (review it, then remove the fuzzy flag): {label!r}")
-        if not all(forms):
+        filled = sum(1 for form in forms if form)
+        plural = isinstance(message.id, (tuple, list))
+        if plural and 0 < filled and (filled != expected_plurals or len(forms) != expected_plurals):
+            # Babel pads missing msgstr[N] with empty strings: some forms filled means some missing.
+            problems.append(f"{where}: {filled} plural forms given, {language} needs {expected_plurals}: {label!r}")
+            continue
+        if not filled:
             problems.append(f"{where}: untranslated: {label!r}")
             continue
-        if isinstance(message.id, (tuple, list)) and len(forms) != expected_plurals:
-            problems.append(f"{where}: {len(forms)} plural forms, {language} needs {expected_plurals}: {label!r}")
         if not consistent(message.id, message.string):
             source = placeholders(message.id[-1] if isinstance(message.id, (tuple, list)) else message.id)
             found = set().union(*(placeholders(f) for f in forms))
@@ -103,7 +107,8 @@ def msgfmt_check(path: Path) -> list[str]:
                             capture_output=True, text=True)
     if result.returncode == 0:
         return []
-    return [line for line in result.stderr.splitlines() if line.strip() and "fatal errors" not in line]
+    # Keep its file:line reports; drop the summary ("msgfmt: found 1 fatal error").
+    return [line for line in result.stderr.splitlines() if line.startswith(f"{path}:")]
 
 
 def check(locales_dir: Path = LOCALES_DIR, languages=LANGUAGES) -> list[str]:

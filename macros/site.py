@@ -24,7 +24,7 @@ def build_language(config) -> str:
 
 
 def calibration_name(config) -> str | None:
-    return (config.get("extra") or {}).get("tps_calibration")
+    return (config.get("extra") or {}).get("tps_calibration") or None
 
 
 @lru_cache(maxsize=None)
@@ -43,6 +43,20 @@ def model_stub(model_id: str, language: str, calibration: str | None) -> str:
     return (f"---\ntitle: {json.dumps(page.title, ensure_ascii=False)}\n"
             f"description: {json.dumps(page.description, ensure_ascii=False)}\n---\n\n"
             f'{{{{ model_page("{model_id}") }}}}\n')
+
+
+def check_inputs(config) -> None:
+    """Load and validate every input before anything is written to site/."""
+    from mkdocs.exceptions import PluginError
+
+    from .errors import DataError
+    from .phrases import LANGUAGES
+
+    try:
+        for language in LANGUAGES:
+            renderer(language, calibration_name(config))
+    except DataError as error:
+        raise PluginError(f"TPS Atlas: {error}") from None
 
 
 def add_model_pages(files, config):

@@ -1,0 +1,31 @@
+"""Build the site once per test session, into a temporary folder, and read its pages."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build_site(destination: Path, calibration: str = "seed", extra_env: dict | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "TPS_CALIBRATION": calibration, **(extra_env or {})}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+def page_path(site: Path, language: str, *parts: str) -> Path:
+    prefix = [] if language == "en" else [language]
+    return site.joinpath(*prefix, *parts, "index.html")
+
+
+def visible_text(page_html: str) -> str:
+    """The words a reader sees in the page's content, whitespace folded."""
+    start = page_html.find('<article')
+    body = page_html[start:] if start >= 0 else page_html
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))

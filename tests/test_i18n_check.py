@@ -1,0 +1,120 @@
+"""`tps-atlas i18n check` passes on our catalogues and catches each kind of translator mistake."""
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from macros.i18n_cli import check_catalogue
+from macros.phrases import LANGUAGES, Phrases, translations
+
+from .conftest import ROOT
+
+HEADER = '''msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=utf-8\\n"
+"Language: {lang}\\n"
+"Plural-Forms: {plural}\\n"
+
+'''
+PLURALS = {"nl": "nplurals=2; plural=(n != 1);",
+           "fr": "nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;"}
+
+
+def catalogue(tmp_path, body, lang="nl"):
+    path = tmp_path / f"{lang}.po"
+    path.write_text(HEADER.format(lang=lang, plural=PLURALS[lang]) + body, encoding="utf-8")
+    return path
+
+
+def test_committed_catalogues_pass():
+    result = subprocess.run([sys.executable, "-m", "macros", "i18n", "check"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+    assert "phrase catalogues OK" in result.stdout
+
+
+def test_a_clean_catalogue_passes(tmp_path):
+    path = catalogue(tmp_path, 'msgid "{model} runs"\nmsgstr "{model} draait"\n')
+    assert check_catalogue(path, "nl") == []
+
+
+MISTAKES = {
+    "untranslated": ('msgid "Fastest card"\nmsgstr ""\n', "untranslated"),
+    "fuzzy": ('#, fuzzy\nmsgid "Fastest card"\nmsgstr "Snelste kaart"\n', "fuzzy"),
+    "renamed placeholder": ('msgid "{model} runs"\nmsgstr "{modell} draait"\n', "placeholders differ"),
+    "missing placeholder": ('msgid "{model} on {card}"\nmsgstr "{model} draait"\n', "placeholders differ"),
+    "added placeholder": ('msgid "{model} runs"\nmsgstr "{model} draait op {card}"\n', "placeholders differ"),
+    "markup differs": ('msgid "<strong>{model}</strong> runs"\nmsgstr "<em>{model}</em> draait"\n', "markup differs"),
+    "syntax error": ('msgid "Fastest card\nmsgstr "Snelste kaart"\n', "end-of-line within string"),
+    "syntax error babel sees": ('msgid "Fastest card"\nmsgstr "Snelste kaart"\nmsgstr "twice"\n', "po"),
+}
+
+
+@pytest.mark.parametrize("case", MISTAKES, ids=list(MISTAKES))
+def test_each_mistake_is_reported_with_file_and_line(tmp_path, case):
+    body, expected = MISTAKES[case]
+    path = catalogue(tmp_path, body)
+    problems = check_catalogue(path, "nl")
+    assert problems and any(expected in p for p in problems), problems
+    assert all(str(path.name) in p for p in problems)
+    assert any(f"{path}:" in p or "line" in p for p in problems)
+
+
+def test_wrong_number_of_plural_forms(tmp_path):
+    body = ('msgid "{count} card"\nmsgid_plural "{count} cards"\n'
+            'msgstr[0] "{count} carte"\nmsgstr[1] "{count} cartes"\n')
+    problems = check_catalogue(catalogue(tmp_path, body, "fr"), "fr")
+    assert any("plural forms" in p and "needs 3" in p for p in problems), problems
+
+
+def test_wrong_plural_header(tmp_path):
+    path = tmp_path / "fr.po"
+    path.write_text(HEADER.format(lang="fr", plural="nplurals=2; plural=(n > 1);"), encoding="utf-8")
+    assert any("nplurals=2" in p for p in check_catalogue(path, "fr"))
+
+
+def test_the_cli_fails_and_lists_problems(tmp_path):
+    locales = tmp_path / "locales"
+    shutil.copytree(ROOT / "locales", locales)
+    po = locales / "de" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8")
+    po.write_text(text.replace('"{model}', '"{modell}', 1), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "macros", "i18n", "check", "--locales", str(locales)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "messages.po:" in result.stdout and "placeholders differ" in result.stdout
+
+
+def locales_with(tmp_path, language, msgid, msgstr):
+    """A copy of our catalogues where one message of one language is replaced."""
+    locales = tmp_path / "locales"
+    shutil.copytree(ROOT / "locales", locales)
+    po = locales / language / "LC_MESSAGES" / "messages.po"
+    lines = po.read_text(encoding="utf-8").split("\n")
+    at = lines.index(f'msgid "{msgid}"')
+    lines[at + 1] = f'msgstr "{msgstr}"'
+    po.write_text("\n".join(lines), encoding="utf-8")
+    return locales
+
+
+def test_a_missing_translation_falls_back_to_english(tmp_path):
+    locales = locales_with(tmp_path, "nl", "Fastest card", "")
+    assert Phrases("nl", locales).gettext("Fastest card") == "Fastest card"
+    assert Phrases("nl").gettext("Fastest card") != "Fastest card"
+
+
+def test_a_broken_placeholder_never_reaches_a_page(tmp_path):
+    locales = locales_with(tmp_path, "nl", "Which GPUs can run {model}?", "Welke GPU's draaien {modell}?")
+    assert str(Phrases("nl", locales).t("Which GPUs can run {model}?", model="X")) == "Which GPUs can run X?"
+
+
+def test_values_are_escaped_in_sentences():
+    sentence = Phrases("en").t("Which GPUs can run {model}?", model="<script>alert(1)</script>")
+    assert "<script>" not in sentence and "&lt;script&gt;" in sentence
+
+
+def test_every_language_has_a_catalogue():
+    for language in LANGUAGES:
+        assert translations(language) is not None

@@ -1,0 +1,96 @@
+"""The built model pages, read as a reader would, in all four languages."""
+
+import re
+
+import pytest
+
+from macros.catalogue import load_catalogue
+
+from .site_build import build_site, page_path, visible_text
+
+LANGUAGES = ("en", "nl", "fr", "de")
+ENGLISH_MONTHS = ("January", "February", "March", "April", "June", "July", "August",
+                  "September", "October", "November", "December")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    destination = tmp_path_factory.mktemp("site")
+    result = build_site(destination, calibration="seed")
+    assert result.returncode == 0, result.stderr[-3000:]
+    return destination
+
+
+def text(site, language, model_id):
+    return visible_text(page_path(site, language, "models", model_id).read_text(encoding="utf-8"))
+
+
+def test_every_model_has_a_page_in_every_language(site):
+    for model in load_catalogue().models:
+        for language in LANGUAGES:
+            assert page_path(site, language, "models", model.id).is_file(), (language, model.id)
+
+
+def test_dutch_glm_130b_formats_numbers_and_months(site):
+    nl = text(site, "nl", "glm-130b")
+    assert "29,6 tok/s" in nl and "3.940 GB/s" in nl and "augustus 2022" in nl
+    assert "29.6 tok/s" not in nl and "3,940 GB/s" not in nl
+
+
+def test_french_glm_5_uses_the_singular_for_zero_and_skips_the_training_run(site):
+    fr = text(site, "fr", "glm-5")
+    page = page_path(site, "fr", "models", "glm-5").read_text(encoding="utf-8")
+    from macros.phrases import Phrases
+    phrases = Phrases("fr")
+    zero = str(phrases.n(("card can run it", "cards can run it"), 0))
+    one = str(phrases.n(("card can run it", "cards can run it"), 1))
+    many = str(phrases.n(("card can run it", "cards can run it"), 2))
+    assert zero == one != many  # French: 0 takes the singular
+    assert zero in fr
+    run_heading = phrases.gettext("The training run")
+    assert run_heading != "The training run" and run_heading not in fr
+    assert phrases.t("No card in our catalogue can run {model} at these settings.", model="GLM-5") in fr
+    assert "<table" not in page.split('class="tps-page')[1]  # no empty card table
+
+
+def test_german_glm_41v_answers_the_small_card_questions(site):
+    from macros.phrases import Phrases
+    de = text(site, "de", "glm-4.1v-thinking")
+    phrases = Phrases("de")
+    for tier, card in ((8, "CMP 170HX 8 GB"), (12, "GeForce RTX 3080"), (16, "Tesla V100 SXM2 16 GB"),
+                       (24, "GeForce RTX 5090 D V2")):
+        question = str(phrases.t("Can I run {model} on a {tier} GPU?", model="GLM-4.1V-Thinking",
+                                 tier=f"{tier} GB"))
+        assert question in de
+        answer = de.split(question, 1)[1][:400]
+        assert card in answer
+    assert "125 tok/s" in de and "53,2 tok/s" in de
+
+
+def test_english_glm_45_explains_mixture_of_experts(site):
+    en = text(site, "en", "glm-4.5")
+    assert "mixture-of-experts" in en and "32B" in en and "355B" in en
+    assert "dense model" not in en
+
+
+@pytest.mark.parametrize("language", ["nl", "fr", "de"])
+def test_translated_pages_have_no_english_months_stray_dots_or_placeholders(site, language):
+    for model in load_catalogue().models:
+        page = text(site, language, model.id)
+        for month in ENGLISH_MONTHS:
+            assert not re.search(rf"\b{month}\b", page), (model.id, month)
+        assert ".." not in page, model.id
+        assert not re.search(r"\{\w+\}", page), model.id
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_card_names_link_to_card_pages(site, language):
+    page = page_path(site, language, "models", "glm-130b").read_text(encoding="utf-8")
+    assert 'href="../../cards/h100-nvl-94gb/"' in page
+
+
+def test_sections_without_data_are_left_out(site):
+    from macros.phrases import Phrases
+    de = text(site, "de", "glm-4.1v-thinking")
+    # No training-run facts are recorded for GLM-4.1V-Thinking: no heading for them.
+    assert Phrases("de").gettext("The training run") not in de
