@@ -14,6 +14,29 @@ The method, as on the methodology page:
    mixture-of-experts model reads only its active parameters. The range is
    ``low``–``high`` times the estimate.
 
+   Each calibration in ``data/estimator.yaml`` sets the efficiency:
+
+   - ``seed`` (the public calculator's formula): efficiency = quant efficiency x
+     vendor factor x architecture factor; no fixed cost.
+   - ``measured`` (fitted on measured single-GPU llama.cpp decode speeds,
+     ``tests/fixtures/measured-llama-cpp.tsv``; ``benchmarks/accuracy.py`` refits
+     and scores it): time per token is a memory-bound part plus a fixed cost::
+
+         seconds per token = bytes read per token / (bandwidth x efficiency)
+                             + overhead_ms / 1000
+         tok/s = 1 / seconds per token
+
+     where efficiency comes from the card's class: ``memory_type_factors`` when
+     the card's memory type is listed there (HBM), otherwise ``vendor_factors``.
+     ``overhead_ms`` is the per-token cost that does not shrink with the model
+     (kernel launches, synchronisation, sampling); it is why small models run
+     further below the bandwidth bound than large ones. The measurements cover
+     only Q4_K_M among our quants, so its quant efficiencies are all 1: bytes
+     read already scale with bits per weight. No constant belongs to one card.
+
+   Optional keys (``memory_type_factors``, ``overhead_ms``) default to none and 0,
+   which leaves a calibration on the plain formula.
+
 Nothing here formats or knows about pages: it returns records.
 
 >>> settings = load_settings()
@@ -25,7 +48,7 @@ Nothing here formats or knows about pages: it returns records.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
@@ -54,11 +77,18 @@ class Calibration:
     range_low: float
     range_high: float
     confidence: str
+    # Efficiency by memory type, used instead of the vendor factor when the card's type is listed.
+    memory_type_factors: dict[str, float] = field(default_factory=dict)
+    # Fixed cost per generated token, in milliseconds (0: the plain bandwidth formula).
+    overhead_ms: float = 0.0
 
     def factor(self, quant: Quant, card: Card) -> float:
-        """Share of the bandwidth bound a card reaches at this quant."""
+        """Share of the bandwidth bound a card reaches at this quant (before any fixed cost)."""
+        class_factor = self.memory_type_factors.get(card.memory_type or "")
+        if class_factor is None:
+            class_factor = self.vendor_factors[card.vendor]
         return (self.quant_efficiency[quant.name]
-                * self.vendor_factors[card.vendor]
+                * class_factor
                 * self.architecture_factors.get(card.architecture or "", 1.0))
 
 
@@ -99,8 +129,8 @@ class Settings:
 
 
 def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Calibration:
-    def factors(field: str, required_keys: Iterable[str]) -> dict[str, float]:
-        mapping = r.mapping(field, required=bool(required_keys))
+    def factors(name: str, required_keys: Iterable[str]) -> dict[str, float]:
+        mapping = r.mapping(name, required=bool(required_keys))
         if mapping is None:
             return {}
         values = {}
@@ -122,6 +152,8 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Ca
         range_low=range_reader.number("low", above=0, maximum=1),
         range_high=range_reader.number("high", minimum=1),
         confidence=r.choice("confidence", ("low", "medium", "high")),
+        memory_type_factors=factors("memory_type_factors", ()),
+        overhead_ms=r.number("overhead_ms", required=False, minimum=0, maximum=1000) or 0.0,
     )
     range_reader.finish()
     r.finish()
@@ -238,9 +270,24 @@ def memory_needed(model: Model, quant: Quant, context: int, settings: Settings,
 # ---------------------------------------------------------------- speed
 
 def tokens_per_second(model: Model, quant: Quant, card: Card, calibration: Calibration) -> float:
-    """Decode speed of one request: bandwidth over the bytes read per token."""
+    """Decode speed of one request: bandwidth over the bytes read per token, plus any fixed cost.
+
+    >>> import dataclasses
+    >>> card = Card("x", "X", "NVIDIA", 24, 1000.0, None, memory_type="GDDR6X")
+    >>> model = Model("m", "M", "m.yaml", True, 10.0)
+    >>> q4 = Quant("Q4_K_M", 4.8, 0)
+    >>> plain = Calibration("c", "", {"Q4_K_M": 1.0}, {"NVIDIA": 0.8}, {}, 0.6, 1.6, "low")
+    >>> round(tokens_per_second(model, q4, card, plain), 2)  # 1000 / 6 GB x 0.8
+    133.33
+    >>> timed = dataclasses.replace(plain, overhead_ms=2.5)  # 7.5 ms + 2.5 ms per token
+    >>> round(tokens_per_second(model, q4, card, timed), 2)
+    100.0
+    """
     read_gb = weights_gb(model.read_parameters_b, quant)
-    return card.bandwidth_gb_s / read_gb * calibration.factor(quant, card)
+    if not calibration.overhead_ms:
+        return card.bandwidth_gb_s / read_gb * calibration.factor(quant, card)
+    seconds = read_gb / (card.bandwidth_gb_s * calibration.factor(quant, card))
+    return 1.0 / (seconds + calibration.overhead_ms / 1000)
 
 
 # ---------------------------------------------------------------- one pair

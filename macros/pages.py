@@ -258,9 +258,9 @@ class ModelPageBuilder:
             (N_("Training compute"), f.flop(m.training_compute_flop) if m.training_compute_flop else None),
             (N_("How it was established"), self.terms(vocabulary.COMPUTE_METHODS, m.compute_methods)),
             (N_("Fine-tuning compute"), f.flop(m.finetune_compute_flop) if m.finetune_compute_flop else None),
+            (N_("Training hardware"), m.training_hardware),
         )
         run = keep(
-            (N_("Training hardware"), m.training_hardware),
             (N_("Chips used"), f.count(m.chips) if m.chips else None),
             (N_("Chip-hours"), f.count(m.chip_hours) if m.chip_hours else None),
             (N_("Wall-clock time"), str(p.n(NP_("{count} hour ({days} days)",
