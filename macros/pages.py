@@ -8,7 +8,7 @@ for a fact that is not known.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from markupsafe import Markup
 
@@ -32,6 +32,7 @@ def card_href(card: Card) -> str:
 @dataclass
 class Row:
     card: str
+    card_id: str
     href: str
     vendor: str
     vram: str
@@ -43,8 +44,6 @@ class Row:
     fit_key: str
     tok_s: str
     tok_range: str
-    tok_value: float
-    vram_value: float
 
 
 @dataclass
@@ -79,15 +78,19 @@ class ModelPage:
     steps: list[tuple[str, Markup]]
     faq: list[tuple[str, Markup]]
     source: list[tuple[str, str, str | None]]
-    labels: dict[str, str] = field(default_factory=dict)
+    chart_items: list[tuple[str, float, str]]
+    chart_title: str
+    chart_summary: str
 
 
 class ModelPageBuilder:
-    def __init__(self, phrases: Phrases, settings: Settings, newest_published: dt.date | None):
+    def __init__(self, phrases: Phrases, settings: Settings, newest_published: dt.date | None,
+                 split_speeds: dict[int, float]):
         self.p = phrases
         self.f = phrases.fmt
         self.settings = settings
         self.newest_published = newest_published
+        self.split_speeds = split_speeds  # measured tok/s on 1, 2, ... identical cards
 
     # ------------------------------------------------------------ helpers
     def fit_label(self, fit: str) -> str:
@@ -98,14 +101,13 @@ class ModelPageBuilder:
     def row(self, e: Estimate) -> Row:
         c = e.card
         return Row(
-            card=c.name, href=card_href(c), vendor=c.vendor, vram=self.f.vram(c.vram_gb),
+            card=c.name, card_id=c.id, href=card_href(c), vendor=c.vendor, vram=self.f.vram(c.vram_gb),
             bandwidth=self.f.bandwidth(c.bandwidth_gb_s),
             released=self.f.month(c.released) if c.released else "",
             need=self.f.gb(e.need_gb) if e.need_gb is not None else "",
             quant=e.quant.name if e.quant else "", fit=self.fit_label(e.fit), fit_key=e.fit,
             tok_s=self.f.tok_s(e.tok_s) if e.tok_s else "",
-            tok_range=self.f.tok_range(e.tok_s_low, e.tok_s_high) if e.tok_s else "",
-            tok_value=round(e.tok_s or 0, 3), vram_value=c.vram_gb)
+            tok_range=self.f.tok_range(e.tok_s_low, e.tok_s_high) if e.tok_s else "")
 
     def terms(self, table: dict[str, str], keys) -> str:
         return self.f.names([self.p.term(table[k]) for k in keys])
@@ -185,12 +187,23 @@ class ModelPageBuilder:
             steps=self.steps(m, fig, v),
             faq=self.faq(m, fig, v),
             source=self.source(m),
+            **self.chart(m, fig),
         )
+
+    def chart(self, m: Model, fig: ModelFigures) -> dict:
+        items = [(e.card.name, e.tok_s, self.f.tok_s(e.tok_s)) for e in fig.rows[:EXTREMES]]
+        if not items:
+            return {"chart_items": [], "chart_title": "", "chart_summary": ""}
+        return {"chart_items": items,
+                "chart_title": str(self.p.t(N_("The ten fastest cards for {model}"), model=m.name)),
+                "chart_summary": str(self.p.t(N_("Estimated tokens per second of the fastest cards for {model}: "
+                                                 "{items}."), model=m.name,
+                                              items=self.f.names(f"{name} {value}" for name, _, value in items)))}
 
     def description(self, m: Model, fig: ModelFigures, v: dict) -> Markup:
         if fig.fastest:
-            return self.p.n(NP_("{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
-                   "{fast_tok_s}; smallest: {small_card} ({small_vram}).",
+            return self.p.n(NP_("{model} runs on only {count} of the {total} GPUs we track: the {fast_card} "
+                   "({small_vram}), at about {fast_tok_s}.",
                 "{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
                    "{fast_tok_s}; smallest: {small_card} ({small_vram})."),
                 fig.cards_fit, **v)
@@ -263,9 +276,7 @@ class ModelPageBuilder:
         run = keep(
             (N_("Chips used"), f.count(m.chips) if m.chips else None),
             (N_("Chip-hours"), f.count(m.chip_hours) if m.chip_hours else None),
-            (N_("Wall-clock time"), str(p.n(NP_("{count} hour ({days} days)",
-                "{count} hours ({days} days)"),
-                                            round(m.wall_clock_hours), days=f.count(m.wall_clock_hours / 24)))
+            (N_("Wall-clock time"), str(p.n(NP_("{count} hour", "{count} hours"), round(m.wall_clock_hours)))
              if m.wall_clock_hours else None),
             (N_("Hardware utilisation"), " · ".join(x for x in (
                 f"MFU {f.percent(m.mfu)}" if m.mfu else "", f"HFU {f.percent(m.hfu)}" if m.hfu else "") if x)),
@@ -303,8 +314,8 @@ class ModelPageBuilder:
                                         "how much power."), run),
             (N_("Availability"), N_("Whether you can get the model and run it on your own hardware, which decides "
                                     "whether the figures on this page apply to you."), availability),
-            (N_("Classification"), N_("Labels from the dataset this record comes from, and how sure it is of "
-                                      "the entry."), classification),
+            (N_("Classification"), N_("Labels given by the dataset this record comes from, and how "
+                                      "confident that dataset is of the entry."), classification),
             (N_("Sources"), N_("Where this record comes from and when it was last checked."), sources),
         ]
         return [Group(g(title), g(blurb), fields) for title, blurb, fields in groups if fields]
@@ -313,7 +324,7 @@ class ModelPageBuilder:
         g = self.p.gettext
         if not fig.smallest:
             return []
-        return [(g(N_("Minimum card")), v["small_card"]), (g(N_("Memory needed")), v["small_need"]),
+        return [(g(N_("Smallest card that fits")), v["small_card"]), (g(N_("Memory needed")), v["small_need"]),
                 (g(N_("Fastest")), v["fast_tok_s"])]
 
     def size_class(self, m: Model, fig: ModelFigures, v: dict) -> Markup:
@@ -341,10 +352,38 @@ class ModelPageBuilder:
                "you buy a card for this model rather than reuse one."),
         ), **v)
 
+    def multi_text(self, fig: ModelFigures, v: dict) -> list[Markup]:
+        """The smallest set of identical cards that holds a model no single card holds."""
+        p, f, multi = self.p, self.f, fig.multi
+        if not multi:
+            return [p.t(N_("Not even a set of {most} identical cards in our catalogue holds it: it needs a "
+                           "cluster."), most=f.count(max(self.settings.multi_gpu_counts)))]
+
+        def values(e):
+            return dict(count=f.count(multi.count), card=e.card.name, card_vram=f.vram(multi.card_vram_gb(e)),
+                        quant=e.quant.name, need=f.gb(e.need_gb), tok_s=f.tok_s(e.tok_s))
+        out = [p.t(N_("The smallest set of identical cards that holds it is {count} × {card} ({card_vram} each): "
+                      "at {quant} it needs about {need} in all and would run at about {tok_s}."),
+                   **values(multi.cheapest))]
+        if multi.fastest.card.id != multi.cheapest.card.id:
+            out.append(p.t(N_("The fastest set of {count} is {count} × {card}, at about {tok_s}."),
+                           **values(multi.fastest)))
+        return out + self.split_note()
+
+    def split_note(self) -> list[Markup]:
+        speeds, example, f = self.split_speeds, self.settings.multi_gpu_example, self.f
+        if not all(n in speeds for n in (1, 2, 8)):
+            return []
+        return [self.p.t(N_("Splitting a model across cards buys memory, not speed: its layers run one after "
+                            "the other. In measured llama.cpp runs, {example} at {quant} made {one} on one "
+                            "{card}, {two} on two and {eight} on eight."),
+                         example=example["label"], quant=example["quant"], card=example["card"],
+                         one=f.tok_s(speeds[1]), two=f.tok_s(speeds[2]), eight=f.tok_s(speeds[8]))]
+
     def numbers_text(self, fig: ModelFigures, v: dict) -> list[Markup]:
         p = self.p
         if not fig.smallest:
-            return []
+            return self.multi_text(fig, v)
         return [
             p.n(NP_("{count} card in our catalogue can hold it.",
                 "{count} cards in our catalogue can hold it."), fig.cards_fit),
@@ -360,7 +399,7 @@ class ModelPageBuilder:
         if m.organisations and m.published:
             country = f.names(f.territory(c) for c in m.countries)
             if country:
-                out.append(p.t(N_("{model} was published by {organisation} ({country}) in {month}."),
+                out.append(p.t(N_("{model} was published in {month} by {organisation}, based in {country}."),
                                country=country, **v))
             else:
                 out.append(p.t(N_("{model} was published by {organisation} in {month}."), **v))
@@ -440,7 +479,7 @@ class ModelPageBuilder:
         if m.training_tokens:
             out.append(p.t(N_("The training corpus held about {tokens} tokens."), tokens=f.count(m.training_tokens)))
         if m.why_tracked:
-            out.append(p.t(N_("It is tracked in the underlying dataset for this reason: {reasons}."),
+            out.append(p.t(N_("Why it is tracked in the underlying dataset: {reasons}."),
                            reasons=self.terms(vocabulary.WHY_TRACKED, m.why_tracked)))
         return out
 
@@ -527,15 +566,15 @@ class ModelPageBuilder:
                        "so a model mostly offloaded is rarely worth using. The nearest miss we compute is the "
                        "{miss_card} ({miss_vram}), which falls short by {shortfall} at {miss_quant}. Every "
                        "figure here assumes the whole model sits on the card."), **v))
-        ask(N_("Would two GPUs run {model} faster?"),
-            p.n(NP_("Two cards buy memory, not speed: the model's layers are split between them and run one "
-                   "after the other. That only matters when one card cannot hold it; {count} card in our "
-                   "catalogue can.",
-                "Two cards buy memory, not speed: the model's layers are split between them and run one "
-                   "after the other. That only matters when one card cannot hold it; {count} cards in our "
-                   "catalogue can."), fig.cards_fit) if fig.cards_fit else
-            p.t(N_("Several cards buy the memory {model} needs, not speed: its layers are split between them "
-                   "and run one after the other. For {model} that is the only way to run it."), **v))
+        if fig.cards_fit:
+            ask(N_("Would two GPUs run {model} faster?"),
+                p.n(NP_("No: two cards buy memory, not speed. That only matters when one card cannot hold the "
+                        "model; {count} card in our catalogue can.",
+                        "No: two cards buy memory, not speed. That only matters when one card cannot hold the "
+                        "model; {count} cards in our catalogue can."), fig.cards_fit)
+                + Markup(" ") + Markup(" ").join(self.split_note()))
+        else:
+            ask(N_("How many GPUs does {model} need?"), Markup(" ").join(self.multi_text(fig, v)))
         if len(fig.quant_levels) > 1:
             ask(N_("Why does the quantization differ between cards?"),
                 p.n(NP_("Each card is shown with the least-compressed version it can hold, so larger cards get "
@@ -546,7 +585,7 @@ class ModelPageBuilder:
         if fig.fastest:
             ask(N_("How accurate are these speed estimates?"),
                 p.t(N_("They are estimates with real error margins, which is why each comes with a range. The "
-                       "fastest result here, for example, is {fast_range} tok/s on the {fast_card}. The same "
+                       "fastest result here, for example, ranges from {fast_range} tok/s on the {fast_card}. The same "
                        "model on the same card varies by thirty to fifty per cent with the inference software "
                        "and its version."), **v))
             ask(N_("Which GPU do I need for {model}?"),

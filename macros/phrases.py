@@ -33,6 +33,9 @@ LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 LANGUAGES = ("en", "nl", "fr", "de")
 DOMAIN = "messages"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+TAG = re.compile(r"</?[a-zA-Z][^>]*>")
+# Jinja's delimiters: a sentence must never carry template code into a page.
+TEMPLATE_SYNTAX = re.compile(r"\{[{%#]|[}%#]\}")
 
 
 def N_(message: str) -> str:
@@ -49,16 +52,105 @@ def placeholders(text: str) -> set[str]:
     return set(PLACEHOLDER.findall(text))
 
 
+def tags(text: str) -> list[str]:
+    return sorted(TAG.findall(text))
+
+
+def template_syntax(text: str) -> set[str]:
+    return set(TEMPLATE_SYNTAX.findall(text))
+
+
+def same_markup(source, translated) -> bool:
+    """Every translated form has the source's HTML tags and no template syntax it lacks.
+
+    A sentence goes into the page as trusted markup: a translation must not bring its own.
+
+    >>> same_markup("<strong>{model}</strong> runs", "<strong>{model}</strong> draait")
+    True
+    >>> same_markup("{model} runs", "{model} draait<script>alert(1)</script>")
+    False
+    >>> same_markup("{model} runs", "{{ config }} draait")
+    False
+    """
+    sources = tuple(source) if isinstance(source, (tuple, list)) else (source,)
+    targets = tuple(translated) if isinstance(translated, (tuple, list)) else (translated,)
+    allowed = set().union(*(template_syntax(s) for s in sources))
+    return all(not t or (tags(t) == tags(sources[0]) and template_syntax(t) <= allowed) for t in targets)
+
+
 def po_path(language: str, locales_dir: Path = LOCALES_DIR) -> Path:
     return locales_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+PO_STRING = r'"(?:[^"\\]|\\.)*"'
+PO_LINE = re.compile(rf'^(?:(msgctxt|msgid|msgid_plural|msgstr)(?:\[(\d+)\])?[ \t]+)?{PO_STRING}[ \t]*$')
+
+
+def check_po_syntax(path: Path, text: str) -> None:
+    """The line syntax of a .po file, as GNU msgfmt reads it. Babel's reader lets most
+    mistakes pass: it cuts an unclosed string short, ignores a second msgstr and reads
+    ``msgstr x`` as empty.
+
+    >>> check_po_syntax(Path("nl.po"), 'msgid "Fastest card"\\nmsgstr "Snelste kaart"\\n')
+    >>> check_po_syntax(Path("nl.po"), 'msgid "Fastest card"\\nmsgstr "Snelste kaart\\n')
+    Traceback (most recent call last):
+    ...
+    macros.errors.DataError: nl.po: line 2: expected valid .po syntax (keyword "text", or "text" continuing it), found 'msgstr "Snelste kaart'
+    """
+    def error(expected: str) -> DataError:
+        return DataError(path, f"line {number}", expected, stripped[:80])
+
+    previous = None  # the last keyword read: msgctxt, msgid, msgid_plural, msgstr, msgstr[]
+    forms = 0
+    number, stripped = 0, ""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        match = PO_LINE.match(stripped)
+        if not match:
+            raise error('valid .po syntax (keyword "text", or "text" continuing it)')
+        keyword, index = match.groups()
+        if keyword is None:
+            if previous is None:
+                raise error("a keyword (msgid, msgstr) before the text")
+        elif index is not None and keyword != "msgstr":
+            raise error(f"{keyword} without an index")
+        elif keyword in ("msgctxt", "msgid"):
+            if previous in ("msgctxt", "msgid", "msgid_plural") and not (keyword == "msgid" and previous == "msgctxt"):
+                raise error("a msgstr after each msgid")
+        elif keyword == "msgid_plural":
+            if previous != "msgid":
+                raise error("msgid_plural right after its msgid")
+        elif index is None:
+            if previous == "msgid_plural":
+                raise error("msgstr[0], msgstr[1]... after msgid_plural")
+            if previous != "msgid":
+                raise error("one msgstr per msgid")
+        else:
+            if previous == "msgid":
+                raise error("msgid_plural before msgstr[0]")
+            forms = forms + 1 if previous == "msgstr[]" else 0
+            if previous not in ("msgid_plural", "msgstr[]") or int(index) != forms:
+                raise error(f"msgstr[{forms}]")
+        if keyword:
+            previous = "msgstr[]" if index is not None else keyword
+    if previous in ("msgctxt", "msgid", "msgid_plural"):
+        stripped = "(end of file)"
+        raise error("a msgstr after each msgid")
+
+
 def read_catalog(path: Path, language: str):
     try:
-        with open(path, "rb") as handle:
-            return read_po(handle, locale=language, abort_invalid=True)
+        data = path.read_bytes()
     except FileNotFoundError:
         raise DataError(path, "(file)", f"the phrase catalogue of {language!r}") from None
+    try:
+        check_po_syntax(path, data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise DataError(path, "(file)", "UTF-8 text") from None
+    try:
+        return read_po(io.BytesIO(data), locale=language, abort_invalid=True)
     except Exception as error:  # babel's PoFileError and friends
         raise DataError(path, f"line {getattr(error, 'lineno', '?')}", "valid .po syntax", str(error)) from None
 
@@ -69,9 +161,11 @@ def translations(language: str, locales_dir: str = str(LOCALES_DIR)) -> gettext.
     chain = gettext.NullTranslations()
     for lang in ([language, "en"] if language != "en" else ["en"])[::-1]:
         catalog = read_catalog(po_path(lang, Path(locales_dir)), lang)
-        # Drop translations whose placeholders differ from the source: never a broken page.
+        # Drop translations whose placeholders or markup differ from the source: never a broken
+        # page, never markup or template code that is not in the source (English is used instead).
         for message in list(catalog):
-            if message.id and message.string and not consistent(message.id, message.string):
+            if message.id and message.string and not (consistent(message.id, message.string)
+                                                      and same_markup(message.id, message.string)):
                 message.string = "" if isinstance(message.id, str) else ("",) * len(message.string)
         buffer = io.BytesIO()
         write_mo(buffer, catalog, use_fuzzy=False)
@@ -118,6 +212,12 @@ class Phrases:
         self.language = language
         self.fmt = Formatter(language)
         self.catalogue = translations(language, str(locales_dir or LOCALES_DIR))
+
+    @property
+    def locale_name(self) -> str:
+        """The language's own name for itself: Nederlands, Français."""
+        name = self.fmt.locale.get_display_name(self.fmt.locale)
+        return name[:1].upper() + name[1:]
 
     def gettext(self, message: str) -> str:
         return self.catalogue.gettext(message)

@@ -24,8 +24,68 @@ import yaml
 from .errors import DataError
 
 
+class _ValueProblem(Exception):
+    """A field given twice, or a value YAML cannot construct (2022-02-30), with where it is."""
+
+    def __init__(self, node: yaml.Node, expected: str, found: str, key: Any = None):
+        super().__init__(expected)
+        self.node, self.expected, self.found, self.key = node, expected, found, key
+
+    @property
+    def field(self) -> str:
+        mark = self.node.start_mark
+        if self.key is not None:
+            return f"{self.key} (line {mark.line + 1})"
+        return f"line {mark.line + 1}, column {mark.column + 1}"
+
+
+# What a value of each YAML type must look like, for the message.
+_TAG_EXPECTED = {
+    "tag:yaml.org,2002:timestamp": "a date that exists, written YYYY-MM-DD",
+    "tag:yaml.org,2002:int": "a whole number",
+    "tag:yaml.org,2002:float": "a number",
+}
+
+
+class StrictLoader(yaml.SafeLoader):
+    """``yaml.safe_load``, except that a key given twice in one mapping is an error
+    (PyYAML keeps the last one silently) and so is a value YAML recognises but cannot
+    build, such as the date 2022-02-30 (PyYAML raises a bare ValueError)."""
+
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep=deep)
+        except ValueError as error:  # YAML's own errors are not ValueErrors
+            expected = _TAG_EXPECTED.get(node.tag, "a value YAML can read")
+            raise _ValueProblem(node, expected, f"{node.value}: {error}") from None
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            first: dict = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    if key in first:
+                        raise _ValueProblem(key_node, f"each field once (it is also on line {first[key]})",
+                                            "a second value", key)
+                    first[key] = key_node.start_mark.line + 1
+                except TypeError:  # an unhashable key: SafeLoader reports it below
+                    pass
+        try:
+            return super().construct_mapping(node, deep=deep)
+        except _ValueProblem as problem:
+            if problem.key is None:
+                problem.key = next((k.value for k, v in node.value if v is problem.node), None)
+            raise
+
+
 def load_yaml(path: Path) -> Any:
-    """Parse one YAML file; a syntax error becomes a DataError with the line."""
+    """Parse one YAML file; a syntax error becomes a DataError with the line.
+
+    Duplicate keys and impossible values (a 30th of February) are errors too.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -33,12 +93,22 @@ def load_yaml(path: Path) -> Any:
     except UnicodeDecodeError:
         raise DataError(path, "(file)", "UTF-8 text") from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=StrictLoader)  # noqa: S506 (a SafeLoader)
+    except _ValueProblem as problem:
+        raise DataError(path, problem.field, problem.expected, problem.found) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(syntax)"
         problem = getattr(error, "problem", None) or str(error)
         raise DataError(path, where, "valid YAML", problem) from None
+
+
+def describe(value: Any, prefix: str = "") -> str:
+    """What was found instead of a mapping, in words."""
+    if value is None:
+        return "nothing" if prefix else "an empty file"
+    kinds = {bool: "true or false", str: "text", list: "a list", int: "a number", float: "a number"}
+    return next((kind for t, kind in kinds.items() if isinstance(value, t)), type(value).__name__)
 
 
 class FieldReader:
@@ -48,7 +118,7 @@ class FieldReader:
         self.file = str(file)
         self.prefix = prefix
         if not isinstance(data, dict):
-            raise DataError(self.file, prefix or "(top level)", "a mapping of fields", type(data).__name__)
+            raise DataError(self.file, prefix or "(top level)", "a mapping of fields", describe(data, prefix))
         self.data = data
         self.seen: set[str] = set()
 

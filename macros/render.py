@@ -6,15 +6,20 @@ only ever a value here, never template source.
 
 from __future__ import annotations
 
-import datetime as dt
+import json
 from functools import lru_cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
-from .catalogue import Catalogue, Model
+from . import browse
+from .accuracy import split_speeds
+from .card_pages import CardPage, CardPageBuilder
+from .catalogue import Catalogue, Portal
+from .charts import bar_chart
 from .estimator import Settings
-from .figures import model_figures
+from .figures import EstimateTable
 from .pages import ModelPage, ModelPageBuilder
 from .phrases import N_, Phrases
 
@@ -25,37 +30,72 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 @lru_cache(maxsize=None)
 def environment() -> Environment:
-    return Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
-                       undefined=StrictUndefined, trim_blocks=False, lstrip_blocks=False)
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
+                      undefined=StrictUndefined)
+    env.filters["json_script"] = json_script
+    return env
+
+
+def json_script(value) -> Markup:
+    """JSON safe inside a <script> element: no '<', '>' or '&' can close it."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+_tables: dict[tuple[int, int, str], EstimateTable] = {}
+
+
+def estimate_table(catalogue: Catalogue, settings: Settings, calibration: str) -> EstimateTable:
+    """Estimates do not depend on the language: work them out once for all four."""
+    key = (id(catalogue), id(settings), calibration)
+    if key not in _tables:
+        _tables[key] = EstimateTable(catalogue.models, catalogue.cards, settings, settings.calibration(calibration))
+    return _tables[key]
 
 
 class Renderer:
-    """Model pages of one language, from one catalogue and one calibration."""
+    """Every page of one language, from one catalogue and one calibration."""
 
-    def __init__(self, language: str, catalogue: Catalogue, settings: Settings, calibration: str | None = None):
-        self.phrases = Phrases(language)
+    def __init__(self, language: str, catalogue: Catalogue, settings: Settings, portal: Portal,
+                 calibration: str | None = None):
+        self.phrases = p = Phrases(language)
         self.catalogue = catalogue
         self.settings = settings
+        self.portal = portal
         self.calibration = settings.calibration(calibration)
+        self.table = estimate_table(catalogue, settings, self.calibration.name)
         newest = max((m.published for m in catalogue.models if m.published), default=None)
-        self.builder = ModelPageBuilder(self.phrases, settings, newest)
+        self.models = ModelPageBuilder(p, settings, newest, split_speeds(settings.multi_gpu_example))
+        self.cards = CardPageBuilder(p, catalogue, self.table, portal, self.models.fit_label)
+        self.confidence = p.gettext(CONFIDENCE_LABELS[self.calibration.confidence])
+        self._model_pages: dict[str, ModelPage] = {}
+        self._card_pages: dict[str, CardPage] = {}
 
-    def model_page(self, model: Model) -> ModelPage:
-        figures = model_figures(model, self.catalogue.cards, self.settings, self.calibration)
-        return self.builder.build(model, figures)
+    def render(self, template: str, **context) -> str:
+        return environment().get_template(template).render(_=self.phrases.t, **context)
 
-    def render_model_list(self) -> str:
-        rows = []
-        for model in self.catalogue.models:
-            figures = model_figures(model, self.catalogue.cards, self.settings, self.calibration)
-            rows.append({"id": model.id, "name": model.name,
-                         "params": self.phrases.fmt.parameters(model.parameters_b),
-                         "organisation": self.phrases.fmt.names(model.organisations),
-                         "fit": self.phrases.fmt.count(figures.cards_fit)})
-        return environment().get_template("home.html").render(models=rows, _=self.phrases.t)
+    def chart(self, chart_id: str, items, title: str, summary: str) -> Markup:
+        if not items:
+            return Markup("")
+        return Markup(self.render("chart.html", chart=bar_chart(items), chart_id=chart_id,
+                                  title=title, summary=summary))
+
+    # ---------------------------------------------------------------- models
+    def model_page(self, model_id: str) -> ModelPage:
+        if model_id not in self._model_pages:
+            model = self.catalogue.model(model_id)
+            self._model_pages[model_id] = self.models.build(model, self.table.figures[model_id])
+        return self._model_pages[model_id]
+
+    def faq_json_ld(self, page: ModelPage) -> dict:
+        """schema.org FAQPage with the visible questions and answers, word for word."""
+        return {"@context": "https://schema.org", "@type": "FAQPage", "inLanguage": self.phrases.language,
+                "mainEntity": [{"@type": "Question", "name": question,
+                                "acceptedAnswer": {"@type": "Answer", "text": Markup(answer).striptags()}}
+                               for question, answer in page.faq]}
 
     def render_model(self, model_id: str) -> str:
-        page = self.model_page(self.catalogue.model(model_id))
+        page = self.model_page(model_id)
         p = self.phrases
         inputs = {
             "context": self.settings.context_tokens,
@@ -63,6 +103,34 @@ class Renderer:
             "quants": [q.name for q in self.settings.quants],
             "tiers": [{"value": t, "label": p.fmt.vram(t)} for t in self.settings.vram_tiers_gb],
         }
-        confidence = p.gettext(CONFIDENCE_LABELS[self.calibration.confidence])
-        return environment().get_template("model.html").render(
-            page=page, inputs=inputs, confidence=confidence, _=p.t)
+        chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
+        return self.render("model.html", page=page, inputs=inputs, chart=chart,
+                           json_ld=self.faq_json_ld(page))
+
+    def render_model_table(self, model_id: str) -> str:
+        """The card table, put in after Markdown and search have seen the page (it is large)."""
+        return self.render("model_table.html", page=self.model_page(model_id), confidence=self.confidence)
+
+    # ----------------------------------------------------------------- cards
+    def card_page(self, card_id: str) -> CardPage:
+        if card_id not in self._card_pages:
+            self._card_pages[card_id] = self.cards.build(self.catalogue.card(card_id))
+        return self._card_pages[card_id]
+
+    def render_card(self, card_id: str) -> str:
+        page = self.card_page(card_id)
+        chart = self.chart("chart-" + card_id, page.chart_items, page.chart_title, page.chart_summary)
+        return self.render("card.html", page=page, chart=chart, confidence=self.confidence)
+
+    # ---------------------------------------------------------------- browse
+    def render_home(self) -> str:
+        return self.render("home.html", home=browse.home(self.phrases, self.catalogue, self.table, self.portal))
+
+    def render_models_index(self) -> str:
+        return self.render("models_index.html", models=browse.models_index(self.phrases, self.catalogue, self.table))
+
+    def render_cards_index(self) -> str:
+        return self.render("cards_index.html", vendors=browse.cards_index(self.phrases, self.catalogue, self.table))
+
+    def render_methodology(self) -> str:
+        return self.render("methodology.html", m=browse.methodology(self.phrases, self.settings))

@@ -1,20 +1,41 @@
 """The MkDocs side: thin adapters from MkDocs to the catalogue, estimator and phrases.
 
-``define_env`` is the mkdocs-macros entry (through ``macros/portal.py``); it
-runs once per language build. ``add_model_pages`` is the ``on_files`` hook
-that adds one generated page per model to the language being built.
+mkdocs-static-i18n builds the languages one after another; every hook here asks
+it which language is being built. ``define_env`` is the mkdocs-macros entry
+(through ``macros/entry.py``); the ``on_*`` functions are called by
+``macros/hooks.py``.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 from functools import lru_cache
+from pathlib import Path
+from xml.sax.saxutils import escape as xml_escape
 
-from .catalogue import load_catalogue
+from .catalogue import load_catalogue, load_portal
+from .errors import DataError
 from .estimator import load_settings
+from .phrases import LANGUAGES, N_, Phrases
 from .render import Renderer
 
 DEFAULT_LANGUAGE = "en"
+# Hand-made pages (docs/en/*.md): their titles are phrases like any other.
+PAGE_TITLES = {
+    "index.md": (N_("Which GPU runs which open-weight model, and how fast"),
+                 N_("Every open-weight language model against every graphics card: memory needed, speed and fit.")),
+    "models.md": (N_("All models"), N_("Every open-weight model we track, with the cards that run it.")),
+    "cards.md": (N_("All cards"), N_("Every graphics card and machine we track, by vendor and memory size.")),
+    "methodology.md": (N_("How we estimate"), N_("The formulas, constants and measured accuracy behind every figure.")),
+    "translators.md": (N_("Translators' guide"), N_("How the phrase catalogues of this site are translated and checked.")),
+}
+TABLE_SLOT = re.compile(r'<div class="tps-table-slot" data-model="([a-z0-9.-]+)"></div>')
+CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{"annotate": [^,]*, "base": ")([^"]*)(")')
+SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"'
+
+_site_pages: list[str] = []  # URLs of every page of the default language, for the sitemap
 
 
 def build_language(config) -> str:
@@ -23,34 +44,35 @@ def build_language(config) -> str:
     return getattr(i18n, "current_language", None) or DEFAULT_LANGUAGE
 
 
+def language_prefix(language: str) -> str:
+    return "" if language == DEFAULT_LANGUAGE else f"{language}/"
+
+
 def calibration_name(config) -> str | None:
     return (config.get("extra") or {}).get("tps_calibration") or None
 
 
 @lru_cache(maxsize=None)
 def renderer(language: str, calibration: str | None) -> Renderer:
-    return Renderer(language, load_catalogue(), load_settings(), calibration)
+    catalogue = load_catalogue()
+    return Renderer(language, catalogue, load_settings(), load_portal(catalogue), calibration)
 
 
-def model_stub(model_id: str, language: str, calibration: str | None) -> str:
-    """The generated Markdown of a model page: front matter, then one macro call.
+def current_renderer(config) -> Renderer:
+    return renderer(build_language(config), calibration_name(config))
 
-    The model id is checked against ``[a-z0-9.-]`` on load; title and description
-    go in as JSON strings, which YAML reads as plain text.
-    """
-    r = renderer(language, calibration)
-    page = r.model_page(r.catalogue.model(model_id))
-    return (f"---\ntitle: {json.dumps(page.title, ensure_ascii=False)}\n"
-            f"description: {json.dumps(page.description, ensure_ascii=False)}\n---\n\n"
-            f'{{{{ model_page("{model_id}") }}}}\n')
 
+def front_matter(title: str, description: str) -> str:
+    """Title and description as JSON strings, which YAML reads as plain text."""
+    return (f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\n"
+            f"description: {json.dumps(description, ensure_ascii=False)}\n---\n\n")
+
+
+# ------------------------------------------------------------------ hooks
 
 def check_inputs(config) -> None:
     """Load and validate every input before anything is written to site/."""
     from mkdocs.exceptions import PluginError
-
-    from .errors import DataError
-    from .phrases import LANGUAGES
 
     try:
         for language in LANGUAGES:
@@ -59,25 +81,139 @@ def check_inputs(config) -> None:
         raise PluginError(f"TPS Atlas: {error}") from None
 
 
-def add_model_pages(files, config):
+def add_generated_pages(files, config):
+    """One page per model and per card, in the language being built (ids are [a-z0-9.-])."""
     from mkdocs.structure.files import File
 
-    language = build_language(config)
-    prefix = "" if language == DEFAULT_LANGUAGE else f"{language}/"
-    calibration = calibration_name(config)
-    for model in load_catalogue().models:
+    r = current_renderer(config)
+    prefix = language_prefix(r.phrases.language)
+    for model in r.catalogue.models:
+        page = r.model_page(model.id)
         files.append(File.generated(config, f"{prefix}models/{model.id}.md",
-                                    content=model_stub(model.id, language, calibration)))
+                                    content=front_matter(page.title, page.description)
+                                    + f'{{{{ model_page("{model.id}") }}}}\n'))
+    for card in r.catalogue.cards:
+        page = r.card_page(card.id)
+        files.append(File.generated(config, f"{prefix}cards/{card.id}.md",
+                                    content=front_matter(page.title, page.description)
+                                    + f'{{{{ card_page("{card.id}") }}}}\n'))
+    if not prefix:
+        _site_pages[:] = sorted(f.url.removeprefix("./") for f in files.documentation_pages())
     return files
 
+
+def set_page_meta(markdown, page, config):
+    """Titles and descriptions of the hand-made pages, in the page's language."""
+    key = page.file.src_uri.split("/", 1)[-1] if page.file.src_uri.startswith("en/") else page.file.src_uri
+    if key in PAGE_TITLES:
+        phrases = current_renderer(config).phrases
+        title, description = PAGE_TITLES[key]
+        page.meta["title"] = phrases.gettext(title)
+        page.meta["description"] = phrases.gettext(description)
+    return markdown
+
+
+def alternates(url: str) -> list[dict]:
+    """The same page in every language: the language switcher and hreflang links."""
+    bare = url
+    for language in LANGUAGES:
+        if language != DEFAULT_LANGUAGE and url.startswith(f"{language}/"):
+            bare = url[len(language) + 1:]
+    return [{"name": Phrases(language).locale_name, "lang": language,
+             "link": "/" + language_prefix(language) + bare} for language in LANGUAGES]
+
+
+def set_alternates(context, page, config):
+    # mkdocs-static-i18n keeps its switcher as an attribute of config.extra (material
+    # reads config.extra.alternate); it only knows pages written on disk, so set ours.
+    config.extra.alternate = alternates(page.url)
+    return context
+
+
+def finish_page(output: str, page, config) -> str:
+    """Put in the large card tables (kept out of Markdown and the search index), and point
+    a translated page's search at its own language's index."""
+    r = current_renderer(config)
+    output = TABLE_SLOT.sub(lambda match: r.render_model_table(match.group(1)), output)
+    prefix = language_prefix(r.phrases.language)
+    if prefix:
+        output = CONFIG_BASE.sub(lambda m: m.group(1) + m.group(2) + "/" + prefix.rstrip("/") + m.group(3),
+                                 output, count=1)
+    return output
+
+
+def finish_site(config) -> None:
+    """After the last language: a search index per language, and a sitemap with alternates."""
+    i18n = config.plugins.get("i18n")
+    if getattr(i18n, "building", False):
+        return  # a nested language build; the outer build finishes the site
+    site_dir = Path(config.site_dir)
+    split_search_index(site_dir)
+    write_sitemap(site_dir, config.site_url or "")
+
+
+def split_search_index(site_dir: Path) -> None:
+    path = site_dir / "search" / "search_index.json"
+    if not path.exists():
+        return
+    index = json.loads(path.read_text(encoding="utf-8"))
+    for language in LANGUAGES:
+        prefix = language_prefix(language)
+        docs = []
+        for doc in index["docs"]:
+            in_language = doc["location"].startswith(prefix) if prefix else not any(
+                doc["location"].startswith(language_prefix(other)) for other in LANGUAGES if other != language)
+            if in_language:
+                docs.append({**doc, "location": doc["location"][len(prefix):]})
+        target = site_dir / prefix / "search" / "search_index.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        config = {**index["config"], "lang": [language]}
+        target.write_text(json.dumps({"config": config, "docs": docs}, ensure_ascii=False,
+                                     separators=(",", ":")), encoding="utf-8")
+
+
+def write_sitemap(site_dir: Path, site_url: str) -> None:
+    base = site_url.rstrip("/") + "/"
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', f"<urlset {SITEMAP_NS}>"]
+    for url in _site_pages:
+        links = [(alt["lang"], base + alt["link"].lstrip("/")) for alt in alternates(url)]
+        for _, loc in links:
+            lines.append(f"<url><loc>{xml_escape(loc)}</loc>")
+            for lang, href in links:
+                lines.append(f'<xhtml:link rel="alternate" hreflang="{lang}" href="{xml_escape(href)}"/>')
+            lines.append(f'<xhtml:link rel="alternate" hreflang="x-default" href="{xml_escape(links[0][1])}"/>')
+            lines.append("</url>")
+    lines.append("</urlset>")
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    (site_dir / "sitemap.xml").write_bytes(data)
+    (site_dir / "sitemap.xml.gz").write_bytes(gzip.compress(data, mtime=0))
+
+
+# ------------------------------------------------------------------ macros
 
 def define_env(env) -> None:
     config = env.conf
 
     @env.macro
     def model_page(model_id: str) -> str:
-        return renderer(build_language(config), calibration_name(config)).render_model(model_id)
+        return current_renderer(config).render_model(model_id)
 
     @env.macro
-    def model_list() -> str:
-        return renderer(build_language(config), calibration_name(config)).render_model_list()
+    def card_page(card_id: str) -> str:
+        return current_renderer(config).render_card(card_id)
+
+    @env.macro
+    def home() -> str:
+        return current_renderer(config).render_home()
+
+    @env.macro
+    def models_index() -> str:
+        return current_renderer(config).render_models_index()
+
+    @env.macro
+    def cards_index() -> str:
+        return current_renderer(config).render_cards_index()
+
+    @env.macro
+    def methodology() -> str:
+        return current_renderer(config).render_methodology()

@@ -28,7 +28,7 @@ DOMAINS = {
 }
 
 TASKS = {
-    "language-modeling": N_("language modelling and text generation"),
+    "language-modeling": N_("text generation (language modelling)"),
     "chat": N_("chat"),
     "translation": N_("translation"),
     "question-answering": N_("question answering"),
@@ -36,7 +36,7 @@ TASKS = {
     "quantitative-reasoning": N_("mathematical reasoning"),
     "visual-question-answering": N_("visual question answering"),
     "image-captioning": N_("image captioning"),
-    "tool-use": N_("tool use and agents"),
+    "tool-use": N_("agentic tool use"),
 }
 
 COMPUTE_METHODS = {

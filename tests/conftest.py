@@ -29,3 +29,14 @@ def seed_rows():
     with open(FIXTURES / "seed-rows.tsv", encoding="utf-8") as handle:
         lines = [line for line in handle if not line.startswith("#")]
     return list(csv.DictReader(lines, delimiter="\t"))
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The whole site, built once with the seed calibration (the seed pages' figures)."""
+    from .site_build import build_site
+
+    destination = tmp_path_factory.mktemp("site")
+    result = build_site(destination, calibration="seed")
+    assert result.returncode == 0, result.stderr[-3000:]
+    return destination

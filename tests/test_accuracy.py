@@ -1,6 +1,6 @@
 """The ``measured`` calibration against measured llama.cpp decode speeds.
 
-Measurements: tests/fixtures/measured-llama-cpp.tsv (single-GPU rows; see benchmarks/accuracy.py).
+Measurements: data/measured-llama-cpp.tsv (single-GPU rows; see benchmarks/accuracy.py).
 """
 
 import dataclasses

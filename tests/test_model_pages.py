@@ -6,19 +6,11 @@ import pytest
 
 from macros.catalogue import load_catalogue
 
-from .site_build import build_site, page_path, visible_text
+from .site_build import page_path, visible_text
 
 LANGUAGES = ("en", "nl", "fr", "de")
 ENGLISH_MONTHS = ("January", "February", "March", "April", "June", "July", "August",
                   "September", "October", "November", "December")
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    destination = tmp_path_factory.mktemp("site")
-    result = build_site(destination, calibration="seed")
-    assert result.returncode == 0, result.stderr[-3000:]
-    return destination
 
 
 def text(site, language, model_id):

@@ -1,0 +1,87 @@
+"""Contexts of the browse pages (home, models index, cards index) and the methodology page."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .accuracy import estimates, load_rows, score
+from .catalogue import Catalogue, Portal
+from .estimator import Settings
+from .figures import EstimateTable
+from .phrases import N_, NP_, Phrases
+
+
+def models_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[dict]:
+    f = p.fmt
+    rows = []
+    for model in catalogue.models:
+        fig = table.figures[model.id]
+        rows.append({
+            "id": model.id, "name": model.name, "organisation": f.names(model.organisations),
+            "params": f.parameters(model.parameters_b), "params_value": model.parameters_b,
+            "released": f.month(model.published) if model.published else "",
+            "released_value": model.published.isoformat() if model.published else "",
+            "fit": f.count(fig.cards_fit), "fit_value": fig.cards_fit,
+            "fastest": fig.fastest.card.name if fig.fastest else "",
+            "fastest_id": fig.fastest.card.id if fig.fastest else "",
+            "fastest_tok_s": f.tok_s(fig.fastest.tok_s) if fig.fastest else "",
+        })
+    return rows
+
+
+def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[dict]:
+    """Cards grouped by vendor, then by memory size (largest first)."""
+    f = p.fmt
+    grouped: dict[str, dict[float, list]] = defaultdict(lambda: defaultdict(list))
+    for card in catalogue.cards:
+        runs = sum(1 for _, e in table.by_card[card.id] if e.fits)
+        grouped[card.vendor][card.vram_gb].append({"id": card.id, "name": card.name,
+                                                   "bandwidth": f.bandwidth(card.bandwidth_gb_s),
+                                                   "runs": str(p.n(NP_("{count} model", "{count} models"), runs))})
+    return [{"vendor": vendor, "id": vendor.casefold(),
+             "sizes": [{"label": f.vram(size), "cards": cards}
+                       for size, cards in sorted(groups.items(), reverse=True)]}
+            for vendor, groups in sorted(grouped.items())]
+
+
+def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal) -> dict:
+    f = p.fmt
+    models = [{"id": m.id, "name": m.name, "params": f.parameters(m.parameters_b),
+               "fit": str(p.n(NP_("runs on {count} card", "runs on {count} cards"), table.figures[m.id].cards_fit))}
+              for m in portal.featured_models]
+    cards = [{"id": c.id, "name": c.name, "vram": f.vram(c.vram_gb),
+              "runs": str(p.n(NP_("runs {count} model", "runs {count} models"),
+                              sum(1 for _, e in table.by_card[c.id] if e.fits)))}
+             for c in portal.featured_cards]
+    return {"models": models, "cards": cards,
+            "counts": p.t(N_("{models} open-weight models, {cards} graphics cards and machines, every pair "
+                             "worked out."), models=f.count(len(catalogue.models)), cards=f.count(len(catalogue.cards)))}
+
+
+def methodology(p: Phrases, settings: Settings) -> dict:
+    f = p.fmt
+    calibrations = []
+    rows, _, _ = load_rows()
+    for calibration in settings.calibrations.values():
+        s = score(estimates(rows, calibration), calibration)
+        factors = [(vendor, f.decimal(value, 3)) for vendor, value in calibration.vendor_factors.items()]
+        factors += [(memory, f.decimal(value, 3)) for memory, value in calibration.memory_type_factors.items()]
+        calibrations.append({
+            "name": calibration.name, "default": calibration.name == settings.default_calibration,
+            "factors": factors,
+            "quant_efficiency": [(q, f.decimal(v, 3)) for q, v in calibration.quant_efficiency.items()],
+            "overhead": f.decimal(calibration.overhead_ms, 2) if calibration.overhead_ms else "",
+            "range": f"{f.decimal(calibration.range_low, 1)}× – {f.decimal(calibration.range_high, 1)}×",
+            "rows": f.count(s.rows), "median": f.percent(s.median), "p90": f.percent(s.p90),
+            "inside": f.percent(s.inside),
+        })
+    return {
+        "fits": f.percent(settings.fits), "comfortable": f.percent(settings.comfortable),
+        "context": f.count(settings.context_tokens), "floor": settings.min_quality,
+        "buffer": f.gb(settings.compute_buffer_gb, 2),
+        "kv_estimate": f.gb(settings.kv_estimate_gb_per_1k_tokens, 3),
+        "reading": f.count(settings.reading_speed_tok_s),
+        "quants": [(q.name, f.decimal(q.bits_per_weight, 2)) for q in settings.quants],
+        "calibrations": calibrations,
+        "shortfall_quant": settings.shortfall_quant,
+    }

