@@ -294,8 +294,26 @@ def tokens_per_second(model: Model, quant: Quant, card: Card, calibration: Calib
     read_gb = weights_gb(model.read_parameters_b, quant)
     if not calibration.overhead_ms:
         return card.bandwidth_gb_s / read_gb * calibration.factor(quant, card)
-    seconds = read_gb / (card.bandwidth_gb_s * calibration.factor(quant, card))
-    return 1.0 / (seconds + calibration.overhead_ms / 1000)
+    return 1.0 / speed_working(model, quant, card, calibration).seconds_per_token
+
+
+@dataclass(frozen=True)
+class SpeedWorking:
+    """The terms of one speed estimate, for showing how it was worked out."""
+
+    read_gb: float          # weights read per token
+    bandwidth_gb_s: float
+    efficiency: float       # share of the bandwidth reached
+    overhead_ms: float      # fixed cost per token
+
+    @property
+    def seconds_per_token(self) -> float:
+        return self.read_gb / (self.bandwidth_gb_s * self.efficiency) + self.overhead_ms / 1000
+
+
+def speed_working(model: Model, quant: Quant, card: Card, calibration: Calibration) -> SpeedWorking:
+    return SpeedWorking(weights_gb(model.read_parameters_b, quant), card.bandwidth_gb_s,
+                        calibration.factor(quant, card), calibration.overhead_ms)
 
 
 # ---------------------------------------------------------------- one pair

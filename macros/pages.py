@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from . import vocabulary
 from .catalogue import Card, Model
-from .estimator import Estimate, Settings
+from .estimator import Estimate, Settings, speed_working
 from .figures import ModelFigures
 from .phrases import N_, NP_, Phrases
 
@@ -81,6 +81,7 @@ class ModelPage:
     chart_items: list[tuple[str, float, str]]
     chart_title: str
     chart_summary: str
+    workings: list[tuple[str, list[Markup], str]]
 
 
 class ModelPageBuilder:
@@ -187,8 +188,32 @@ class ModelPageBuilder:
             steps=self.steps(m, fig, v),
             faq=self.faq(m, fig, v),
             source=self.source(m),
+            workings=[self.working(m, e, fig) for e in dict.fromkeys(x for x in (fig.fastest, fig.smallest) if x)],
             **self.chart(m, fig),
         )
+
+    def working(self, m: Model, e: Estimate, fig: ModelFigures) -> tuple[str, list[Markup], str]:
+        """How one estimate was worked out, step by step, and the command that checks it."""
+        p, f = self.p, self.f
+        w = speed_working(m, e.quant, e.card, fig.calibration)
+        memory = e.memory
+        lines = [
+            p.t(N_("Weights read per token: {params} parameters × {bits} bits ÷ 8 = {read}."),
+                params=f.parameters(m.read_parameters_b), bits=f.decimal(e.quant.bits_per_weight, 2),
+                read=f.gb(w.read_gb, 2)),
+            p.t(N_("Memory bandwidth {bandwidth}, of which this kind of card reaches about {efficiency}."),
+                bandwidth=f.bandwidth(w.bandwidth_gb_s), efficiency=f.percent(w.efficiency)),
+            p.t(N_("Time per token: {read} ÷ ({bandwidth} × {efficiency}) + {overhead} ms = {ms} ms, so about "
+                   "{tok_s}."), read=f.gb(w.read_gb, 2), bandwidth=f.bandwidth(w.bandwidth_gb_s),
+                efficiency=f.percent(w.efficiency), overhead=f.decimal(w.overhead_ms, 2),
+                ms=f.decimal(w.seconds_per_token * 1000, 2), tok_s=f.tok_s(e.tok_s)),
+            p.t(N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the "
+                   "card."), weights=f.gb(memory.weights_gb), kv=f.gb(memory.kv_gb, 2),
+                buffer=f.gb(memory.buffer_gb), need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb)),
+        ]
+        title = str(p.t(N_("How the figure for the {card} was worked out"), card=e.card.name))
+        command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
+        return title, lines, command
 
     def chart(self, m: Model, fig: ModelFigures) -> dict:
         items = [(e.card.name, e.tok_s, self.f.tok_s(e.tok_s)) for e in fig.rows[:EXTREMES]]

@@ -117,10 +117,13 @@ class Renderer:
             self._card_pages[card_id] = self.cards.build(self.catalogue.card(card_id))
         return self._card_pages[card_id]
 
+    def render_card_tables(self, card_id: str) -> str:
+        return self.render("card_tables.html", page=self.card_page(card_id), confidence=self.confidence)
+
     def render_card(self, card_id: str) -> str:
         page = self.card_page(card_id)
         chart = self.chart("chart-" + card_id, page.chart_items, page.chart_title, page.chart_summary)
-        return self.render("card.html", page=page, chart=chart, confidence=self.confidence)
+        return self.render("card.html", page=page, chart=chart)
 
     # ---------------------------------------------------------------- browse
     def render_home(self) -> str:

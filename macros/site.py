@@ -4,12 +4,16 @@ mkdocs-static-i18n builds the languages one after another; every hook here asks
 it which language is being built. ``define_env`` is the mkdocs-macros entry
 (through ``macros/entry.py``); the ``on_*`` functions are called by
 ``macros/hooks.py``.
+
+``TPS_PREVIEW=glm-130b,glm-5`` builds only those model pages and no card pages: a quick
+preview for translators and editors (`TPS_PREVIEW=glm-130b mkdocs serve`).
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +35,7 @@ PAGE_TITLES = {
     "methodology.md": (N_("How we estimate"), N_("The formulas, constants and measured accuracy behind every figure.")),
     "translators.md": (N_("Translators' guide"), N_("How the phrase catalogues of this site are translated and checked.")),
 }
-TABLE_SLOT = re.compile(r'<div class="tps-table-slot" data-model="([a-z0-9.-]+)"></div>')
+TABLE_SLOT = re.compile(r'<div class="tps-table-slot" data-(model|card)="([a-z0-9.-]+)"></div>')
 CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{"annotate": [^,]*, "base": ")([^"]*)(")')
 SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"'
 
@@ -70,10 +74,23 @@ def front_matter(title: str, description: str) -> str:
 
 # ------------------------------------------------------------------ hooks
 
+def clear_caches() -> None:
+    """Forget loaded data: `mkdocs serve` rebuilds in the same process after an edit."""
+    from . import catalogue, estimator, phrases, render
+
+    catalogue.load_catalogue.cache_clear()
+    estimator.load_settings.cache_clear()
+    phrases.translations.cache_clear()
+    render._tables.clear()
+    renderer.cache_clear()
+
+
 def check_inputs(config) -> None:
     """Load and validate every input before anything is written to site/."""
     from mkdocs.exceptions import PluginError
 
+    if not getattr(config.plugins.get("i18n"), "building", False):
+        clear_caches()  # a fresh build (the nested language builds share its data)
     try:
         for language in LANGUAGES:
             renderer(language, calibration_name(config))
@@ -87,12 +104,15 @@ def add_generated_pages(files, config):
 
     r = current_renderer(config)
     prefix = language_prefix(r.phrases.language)
+    preview = [i for i in os.environ.get("TPS_PREVIEW", "").split(",") if i]
     for model in r.catalogue.models:
+        if preview and model.id not in preview:
+            continue
         page = r.model_page(model.id)
         files.append(File.generated(config, f"{prefix}models/{model.id}.md",
                                     content=front_matter(page.title, page.description)
                                     + f'{{{{ model_page("{model.id}") }}}}\n'))
-    for card in r.catalogue.cards:
+    for card in [] if preview else r.catalogue.cards:
         page = r.card_page(card.id)
         files.append(File.generated(config, f"{prefix}cards/{card.id}.md",
                                     content=front_matter(page.title, page.description)
@@ -134,7 +154,8 @@ def finish_page(output: str, page, config) -> str:
     """Put in the large card tables (kept out of Markdown and the search index), and point
     a translated page's search at its own language's index."""
     r = current_renderer(config)
-    output = TABLE_SLOT.sub(lambda match: r.render_model_table(match.group(1)), output)
+    output = TABLE_SLOT.sub(lambda match: r.render_model_table(match.group(2)) if match.group(1) == "model"
+                            else r.render_card_tables(match.group(2)), output)
     prefix = language_prefix(r.phrases.language)
     if prefix:
         output = CONFIG_BASE.sub(lambda m: m.group(1) + m.group(2) + "/" + prefix.rstrip("/") + m.group(3),
