@@ -77,7 +77,7 @@ class CardPageBuilder:
 
     def specs(self, c: Card) -> list[tuple[str, str]]:
         p, f, g = self.p, self.f, self.p.gettext
-        specs = [(g(N_("Vendor")), c.vendor), (g(N_("Memory for the model")), f.vram(c.vram_gb))]
+        specs = [(g(N_("Vendor")), c.vendor), (g(N_("Memory available to the GPU")), f.vram(c.vram_gb))]
         if c.unified:
             specs.append((g(N_("Unified memory")), str(p.t(
                 N_("{system} shared with the processor, of which the GPU may use {share}"),
@@ -104,20 +104,20 @@ class CardPageBuilder:
             v.update(fast_model=best.name, fast_tok_s=f.tok_s(best_e.tok_s), large_model=largest.name,
                      large_params=f.parameters(largest.parameters_b), large_quant=largest_e.quant.name,
                      large_need=f.gb(largest_e.need_gb))
-            description = p.n(NP_("The {card} ({vram}, {bandwidth}) runs {count} of the {total} models we track; "
-                                  "the fastest is {fast_model} at about {fast_tok_s}.",
-                                  "The {card} ({vram}, {bandwidth}) runs {count} of the {total} models we track; "
-                                  "the fastest is {fast_model} at about {fast_tok_s}."), len(runs), **v)
+            description = p.n(NP_("With {vram} and {bandwidth}, the {card} runs only {count} of the {total} models "
+                                  "we track: {fast_model}, at about {fast_tok_s}.",
+                                  "With {vram} and {bandwidth}, the {card} runs {count} of the {total} models we "
+                                  "track; the fastest is {fast_model}, at about {fast_tok_s}."), len(runs), **v)
         else:
-            description = p.t(N_("The {card} ({vram}) holds none of the {total} models we track at the default "
-                                 "settings."), **v)
+            description = p.t(N_("With {vram}, the {card} holds none of the {total} models we track at the "
+                                 "default settings."), **v)
         chart_items = [(m.name, e.tok_s, f.tok_s(e.tok_s)) for m, e in runs[:10]]
         return CardPage(
             card=card,
             title=str(p.t(N_("{card}: which models it runs, and how fast"), **v)),
             description=str(description),
             specs=self.specs(card),
-            intro=p.t(N_("Every model in our catalogue, checked against the {card} at the default context "
+            intro=p.t(N_("We check every model in our catalogue against the {card} at the default context "
                          "length: the least-compressed version that fits, the memory it needs and the speed "
                          "of a single request."), **v),
             rows=[self.row(m, e) for m, e in runs],
@@ -163,7 +163,7 @@ class CardPageBuilder:
             answer = p.n(NP_("We track {count} other card with {vram}.", "We track {count} other cards with {vram}."),
                          len(peers), vram=v["vram"]) + Markup(" ")
             if faster:
-                answer += p.n(NP_("{count} of them reads memory faster; the fastest is the {peer} at {peer_bandwidth}. "
+                answer += p.n(NP_("One of them reads memory faster: the {peer}, at {peer_bandwidth}. "
                                   "On the same model, speed follows bandwidth.",
                                   "{count} of them read memory faster; the fastest is the {peer} at {peer_bandwidth}. "
                                   "On the same model, speed follows bandwidth."), faster,

@@ -20,6 +20,11 @@ def on_files(files, config):
     return site.add_generated_pages(files, config)
 
 
+@event_priority(-200)
+def on_nav(nav, config, files):
+    return site.set_nav_titles(nav, config)
+
+
 def on_page_markdown(markdown, page, config, files):
     return site.set_page_meta(markdown, page, config)
 

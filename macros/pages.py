@@ -230,7 +230,7 @@ class ModelPageBuilder:
             return self.p.n(NP_("{model} runs on only {count} of the {total} GPUs we track: the {fast_card} "
                    "({small_vram}), at about {fast_tok_s}.",
                 "{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
-                   "{fast_tok_s}; smallest: {small_card} ({small_vram})."),
+                   "{fast_tok_s}; smallest: {small_card}, with {small_vram}."),
                 fig.cards_fit, **v)
         return self.p.t(N_("{model} ({params} parameters) fits on none of the {total} GPUs we track: what it "
                            "needs, and what to do instead."), **v)
@@ -391,7 +391,7 @@ class ModelPageBuilder:
                       "at {quant} it needs about {need} in all and would run at about {tok_s}."),
                    **values(multi.cheapest))]
         if multi.fastest.card.id != multi.cheapest.card.id:
-            out.append(p.t(N_("The fastest set of {count} is {count} × {card}, at about {tok_s}."),
+            out.append(p.t(N_("The fastest set of {count} cards is {count} × {card}, at about {tok_s}."),
                            **values(multi.fastest)))
         return out + self.split_note()
 
@@ -589,14 +589,14 @@ class ModelPageBuilder:
             ask(N_("Can I run {model} if it does not fit on my GPU?"),
                 p.t(N_("Partly. Layers that do not fit stay in system memory and run at a fraction of the speed, "
                        "so a model mostly offloaded is rarely worth using. The nearest miss we compute is the "
-                       "{miss_card} ({miss_vram}), which falls short by {shortfall} at {miss_quant}. Every "
+                       "{miss_card} with {miss_vram}, which falls short by {shortfall} at {miss_quant}. Every "
                        "figure here assumes the whole model sits on the card."), **v))
         if fig.cards_fit:
             ask(N_("Would two GPUs run {model} faster?"),
-                p.n(NP_("No: two cards buy memory, not speed. That only matters when one card cannot hold the "
-                        "model; {count} card in our catalogue can.",
-                        "No: two cards buy memory, not speed. That only matters when one card cannot hold the "
-                        "model; {count} cards in our catalogue can."), fig.cards_fit)
+                p.n(NP_("No. A second card only helps when one card cannot hold the model; {count} card in our "
+                        "catalogue can.",
+                        "No. A second card only helps when one card cannot hold the model; {count} cards in our "
+                        "catalogue can."), fig.cards_fit)
                 + Markup(" ") + Markup(" ").join(self.split_note()))
         else:
             ask(N_("How many GPUs does {model} need?"), Markup(" ").join(self.multi_text(fig, v)))
@@ -610,7 +610,7 @@ class ModelPageBuilder:
         if fig.fastest:
             ask(N_("How accurate are these speed estimates?"),
                 p.t(N_("They are estimates with real error margins, which is why each comes with a range. The "
-                       "fastest result here, for example, ranges from {fast_range} tok/s on the {fast_card}. The same "
+                       "fastest result here, for example, is {fast_range} tok/s on the {fast_card}. The same "
                        "model on the same card varies by thirty to fifty per cent with the inference software "
                        "and its version."), **v))
             ask(N_("Which GPU do I need for {model}?"),

@@ -19,10 +19,14 @@ from .card_pages import CardPage, CardPageBuilder
 from .catalogue import Catalogue, Portal
 from .charts import bar_chart
 from .estimator import Settings
+from .export import page_labels
 from .figures import EstimateTable
 from .pages import ModelPage, ModelPageBuilder
 from .phrases import N_, Phrases
 
+# The card table's column headings (macros/templates/model_table.html), for the browser
+# calculator on a page whose static table is empty.
+TABLE_HEADERS = ("Speed", "Card", "VRAM", "Bandwidth", "Released", "Needs", "Quantization", "Fit")
 CONFIDENCE_LABELS = {"low": N_("low confidence"), "medium": N_("medium confidence"),
                      "high": N_("high confidence")}
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -104,8 +108,10 @@ class Renderer:
             "tiers": [{"value": t, "label": p.fmt.vram(t)} for t in self.settings.vram_tiers_gb],
         }
         chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
+        calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.models.fit_label,
+                                 self.confidence, [p.gettext(h) for h in TABLE_HEADERS])
         return self.render("model.html", page=page, inputs=inputs, chart=chart,
-                           json_ld=self.faq_json_ld(page))
+                           json_ld=self.faq_json_ld(page), calculator=calculator)
 
     def render_model_table(self, model_id: str) -> str:
         """The card table, put in after Markdown and search have seen the page (it is large)."""

@@ -22,6 +22,7 @@ from xml.sax.saxutils import escape as xml_escape
 from .catalogue import load_catalogue, load_portal
 from .errors import DataError
 from .estimator import load_settings
+from .export import site_data, write_site_data
 from .phrases import LANGUAGES, N_, Phrases
 from .render import Renderer
 
@@ -122,14 +123,24 @@ def add_generated_pages(files, config):
     return files
 
 
+def page_key(page) -> str:
+    """docs/en/models.md is 'models.md' whichever language is being built."""
+    return page.file.src_uri.split("/", 1)[-1] if page.file.src_uri.startswith("en/") else page.file.src_uri
+
+
+def set_nav_titles(nav, config):
+    """Titles of the hand-made pages, in the language being built, before the nav is drawn."""
+    phrases = current_renderer(config).phrases
+    for page in nav.pages:
+        if page_key(page) in PAGE_TITLES:
+            page.title = phrases.gettext(PAGE_TITLES[page_key(page)][0])
+    return nav
+
+
 def set_page_meta(markdown, page, config):
-    """Titles and descriptions of the hand-made pages, in the page's language."""
-    key = page.file.src_uri.split("/", 1)[-1] if page.file.src_uri.startswith("en/") else page.file.src_uri
-    if key in PAGE_TITLES:
-        phrases = current_renderer(config).phrases
-        title, description = PAGE_TITLES[key]
-        page.meta["title"] = phrases.gettext(title)
-        page.meta["description"] = phrases.gettext(description)
+    """Descriptions of the hand-made pages, in the page's language."""
+    if page_key(page) in PAGE_TITLES:
+        page.meta["description"] = current_renderer(config).phrases.gettext(PAGE_TITLES[page_key(page)][1])
     return markdown
 
 
@@ -158,17 +169,20 @@ def finish_page(output: str, page, config) -> str:
                             else r.render_card_tables(match.group(2)), output)
     prefix = language_prefix(r.phrases.language)
     if prefix:
-        output = CONFIG_BASE.sub(lambda m: m.group(1) + m.group(2) + "/" + prefix.rstrip("/") + m.group(3),
+        # With the trailing slash: material resolves "search/search_index.json" against this base.
+        output = CONFIG_BASE.sub(lambda m: m.group(1) + m.group(2) + "/" + prefix + m.group(3),
                                  output, count=1)
     return output
 
 
 def finish_site(config) -> None:
-    """After the last language: a search index per language, and a sitemap with alternates."""
+    """After the last language: the calculator's data (once for all languages), a search index per
+    language, and a sitemap with alternates."""
     i18n = config.plugins.get("i18n")
     if getattr(i18n, "building", False):
         return  # a nested language build; the outer build finishes the site
     site_dir = Path(config.site_dir)
+    write_site_data(site_dir, site_data(load_catalogue(), load_settings(), calibration_name(config)))
     split_search_index(site_dir)
     write_sitemap(site_dir, config.site_url or "")
 

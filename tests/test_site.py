@@ -101,7 +101,7 @@ def test_dutch_search_index_holds_dutch_faq_answers_only(site):
 def test_translated_pages_search_their_own_index(site):
     page = page_path(site, "nl", "models", "glm-130b").read_text(encoding="utf-8")
     config = json.loads(re.search(r'<script id="__config" type="application/json">(.*?)</script>', page).group(1))
-    assert config["base"] == "../../../nl"
+    assert config["base"] == "../../../nl/"  # the trailing slash keeps search/search_index.json in nl/
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -157,3 +157,21 @@ def test_methodology_renders_the_constants_live(site):
     nl = visible_text(page_path(site, "nl", "methodology").read_text(encoding="utf-8"))
     assert "90%" in nl and "75%" in nl and "8,57" in nl and "4.096" in nl
     assert "seed" in nl and "measured" in nl
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_model_count_unified_memory_and_multi_gpu_answers_in_every_language(site, language):
+    phrases = Phrases(language)
+    fmt = phrases.fmt
+    home = visible_text(page_path(site, language).read_text(encoding="utf-8"))
+    assert fmt.count(len(load_catalogue().models)) in home and len(load_catalogue().models) >= 60
+    mac = visible_text(page_path(site, language, "cards", "apple-m4-max-128gb").read_text(encoding="utf-8"))
+    def folded(text):
+        return re.sub(r"\s+", " ", text)
+    assert phrases.gettext("Unified memory") in mac
+    assert folded(fmt.percent(0.75)) in mac and folded(fmt.vram(96)) in mac
+    glm5 = visible_text(page_path(site, language, "models", "glm-5").read_text(encoding="utf-8"))
+    question = str(phrases.t("How many GPUs does {model} need?", model="GLM-5"))
+    assert question in glm5
+    answer = glm5.split(question, 1)[1][:600]
+    assert "2 × " in answer and folded(fmt.tok_s(124.65)) in answer  # the measured two-card run it quotes

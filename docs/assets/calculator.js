@@ -1,0 +1,528 @@
+// The calculator of a model page: the estimator of macros/estimator.py and macros/figures.py,
+// run in the browser on the site's one data file (assets/tps-data.json, written by
+// macros/export.py). The page reads fully without it: the card table is there as built,
+// for the default inputs; this script recomputes it when an input changes.
+//
+// The pure part (estimator and number formatting) loads in Node too; tests/test_parity.py
+// holds it to the Python estimator and to Babel's formatting. The page part runs only on
+// a page with a <form class="tps-inputs">.
+(function () {
+  "use strict";
+
+  var has = function (object, key) {
+    return object != null && Object.prototype.hasOwnProperty.call(object, key);
+  };
+
+  // ------------------------------------------------------------ estimator (macros/estimator.py)
+
+  function quant(settings, name) {
+    var wanted = String(name).toLowerCase();
+    for (var rank = 0; rank < settings.quants.length; rank++) {
+      var q = settings.quants[rank];
+      if (q.name.toLowerCase() === wanted) return { name: q.name, bits_per_weight: q.bits_per_weight, rank: rank };
+    }
+    return null;
+  }
+
+  function allowedQuants(settings, floor) {
+    var floorQuant = quant(settings, floor || settings.min_quality);
+    if (!floorQuant) throw new Error("unknown quant: " + floor);
+    var out = [];
+    for (var rank = 0; rank <= floorQuant.rank; rank++) out.push(quant(settings, settings.quants[rank].name));
+    return out;
+  }
+
+  function weightsGb(parametersB, q) {
+    return parametersB * q.bits_per_weight / 8;
+  }
+
+  // KV cache of a recorded attention layout (gqa, mha, mqa with an optional sliding window; mla).
+  function kvCacheGb(arch, context, bytesPerElement) {
+    var perTokenLayer;
+    if (arch.attention === "mla") {
+      perTokenLayer = (arch.kv_lora_rank + arch.rope_head_dim) * bytesPerElement;
+      return arch.layers * context * perTokenLayer / 1e9;
+    }
+    perTokenLayer = 2 * arch.kv_heads * arch.head_dim * bytesPerElement;
+    var windowSize = arch.sliding_window || 0;
+    var windowLayers = windowSize ? (arch.sliding_window_layers == null ? arch.layers : arch.sliding_window_layers) : 0;
+    var fullLayers = arch.layers - windowLayers;
+    var windowTokens = Math.min(context, windowSize || context);
+    return perTokenLayer * (fullLayers * context + windowLayers * windowTokens) / 1e9;
+  }
+
+  function memoryNeeded(model, q, context, settings, kvPrecision) {
+    var memory = settings.memory;
+    var precision = kvPrecision || memory.default_kv_precision;
+    var bytesPerElement = memory.kv_bytes_per_element[precision];
+    var kv;
+    if (model.architecture) {
+      kv = kvCacheGb(model.architecture, context, bytesPerElement);
+    } else {
+      var scale = bytesPerElement / memory.kv_bytes_per_element[memory.default_kv_precision];
+      kv = memory.kv_estimate_gb_per_1k_tokens * context / 1000 * scale;
+    }
+    var weights = weightsGb(model.parameters_b, q);
+    return { weights_gb: weights, kv_gb: kv, buffer_gb: memory.compute_buffer_gb,
+             total_gb: weights + kv + memory.compute_buffer_gb, from_architecture: !!model.architecture };
+  }
+
+  // Share of the bandwidth bound a card reaches at a quant: the memory type's factor when
+  // listed (HBM), else the vendor's; times the quant's and the architecture's.
+  function efficiency(calibration, q, card) {
+    var classFactor = has(calibration.memory_type_factors, card.memory_type || "")
+      ? calibration.memory_type_factors[card.memory_type || ""]
+      : calibration.vendor_factors[card.vendor];
+    var archFactor = has(calibration.architecture_factors, card.architecture || "")
+      ? calibration.architecture_factors[card.architecture || ""] : 1.0;
+    return calibration.quant_efficiency[q.name] * classFactor * archFactor;
+  }
+
+  function tokensPerSecond(model, q, card, calibration) {
+    var readGb = weightsGb(model.active_parameters_b || model.parameters_b, q);
+    if (!calibration.overhead_ms) return card.bandwidth_gb_s / readGb * efficiency(calibration, q, card);
+    var seconds = readGb / (card.bandwidth_gb_s * efficiency(calibration, q, card)) + calibration.overhead_ms / 1000;
+    return 1.0 / seconds;
+  }
+
+  function verdict(needGb, vramGb, settings) {
+    if (needGb > settings.fit.fits * vramGb) return "none";
+    return needGb <= settings.fit.comfortable * vramGb ? "comfortable" : "tight";
+  }
+
+  // The quants a card may get, best first, with the memory each needs: the same for every card.
+  function candidateMemories(model, settings, context, floor, kvPrecision) {
+    return allowedQuants(settings, floor).map(function (q) {
+      return { quant: q, memory: memoryNeeded(model, q, context, settings, kvPrecision) };
+    });
+  }
+
+  // One card: the least-compressed allowed quant that fits.
+  function estimate(model, card, settings, calibration, candidates) {
+    for (var i = 0; i < candidates.length; i++) {
+      var c = candidates[i];
+      var fit = verdict(c.memory.total_gb, card.vram_gb, settings);
+      if (fit !== "none") {
+        var tokS = tokensPerSecond(model, c.quant, card, calibration);
+        return { card: card, quant: c.quant, memory: c.memory, need_gb: c.memory.total_gb, tok_s: tokS,
+                 tok_s_low: tokS * calibration.range.low, tok_s_high: tokS * calibration.range.high, fit: fit };
+      }
+    }
+    // Not fitting: the memory it would need is known only when one quant was in question.
+    var memory = candidates.length === 1 ? candidates[0].memory : null;
+    return { card: card, quant: null, memory: memory, need_gb: memory ? memory.total_gb : null,
+             tok_s: null, tok_s_low: null, tok_s_high: null, fit: "none" };
+  }
+
+  function compareKeys(a, b) {
+    for (var i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) return -1;
+      if (a[i] > b[i]) return 1;
+    }
+    return 0;
+  }
+
+  // Released dates are ISO strings (YYYY-MM-DD), which sort as dates; none sorts first.
+  function releasedKey(card) { return card.released || ""; }
+  function nameKey(card) { return card.name.toLowerCase(); }
+
+  // Fastest first; on equal speed (to six decimals) the newest card first, then by name.
+  function speedKey(e) {
+    if (e.speed_key === undefined) e.speed_key = e.tok_s ? roundNumber(e.tok_s, 6) : -1;
+    return e.speed_key;
+  }
+
+  function speedOrder(a, b) {
+    var x = speedKey(a), y = speedKey(b);
+    if (x !== y) return y - x;
+    var r = compareKeys([releasedKey(b.card)], [releasedKey(a.card)]);
+    return r || compareKeys([nameKey(a.card)], [nameKey(b.card)]);
+  }
+
+  // Least memory first; among equal memory, the oldest card (the cheapest way in).
+  function smallestOrder(a, b) {
+    return compareKeys([a.card.vram_gb, releasedKey(a.card), nameKey(a.card)],
+                       [b.card.vram_gb, releasedKey(b.card), nameKey(b.card)]);
+  }
+
+  function missOrder(a, b) {
+    return compareKeys([-a.card.vram_gb, nameKey(a.card)], [-b.card.vram_gb, nameKey(b.card)]);
+  }
+
+  // A page's figures over every card (macros/figures.py): fitting rows fastest first, the
+  // cards that cannot run it, the smallest and the fastest.
+  function modelFigures(data, modelId, options) {
+    options = options || {};
+    var settings = data.settings;
+    var calibration = data.calibrations[options.calibration || data.calibration];
+    var model = data.models[modelId];
+    if (!model) throw new Error("unknown model: " + modelId);
+    var context = options.context || settings.context_tokens;
+    var floor = quant(settings, options.floor || settings.min_quality).name;
+    var candidates = candidateMemories(model, settings, context, floor, options.kvPrecision);
+    var rows = [], misses = [];
+    data.cards.forEach(function (card) {
+      var e = estimate(model, card, settings, calibration, candidates);
+      (e.fit === "none" ? misses : rows).push(e);
+    });
+    rows.sort(speedOrder);
+    misses.sort(missOrder);
+    var smallest = null;
+    rows.forEach(function (e) { if (!smallest || smallestOrder(e, smallest) < 0) smallest = e; });
+    return { model: modelId, context: context, floor: floor, calibration: calibration,
+             cards_total: data.cards.length, rows: rows, misses: misses,
+             smallest: smallest, fastest: rows.length ? rows[0] : null };
+  }
+
+  // One model on one card, as `tps-atlas estimate` would give it.
+  function estimateOne(data, modelId, cardId, options) {
+    options = options || {};
+    var settings = data.settings;
+    var model = data.models[modelId];
+    var card = null;
+    for (var i = 0; i < data.cards.length; i++) if (data.cards[i].id === cardId) card = data.cards[i];
+    if (!model || !card) throw new Error("unknown model or card: " + modelId + ", " + cardId);
+    var calibration = data.calibrations[options.calibration || data.calibration];
+    var candidates = candidateMemories(model, settings, options.context || settings.context_tokens,
+                                       options.floor || settings.min_quality, options.kvPrecision);
+    return estimate(model, card, settings, calibration, candidates);
+  }
+
+  // ------------------------------------------------------------ numbers (macros/formatting.py)
+
+  // ``value`` rounded to ``digits`` decimals as Python's round() does it: on the exact binary
+  // value, ties to even. Returned as a decimal string ("12.2").
+  function roundDecimal(value, digits) {
+    if (!isFinite(value) || Math.abs(value) >= 1e21) return String(value);
+    var negative = value < 0;
+    var exact = Math.abs(value).toFixed(100);  // the double's exact expansion (to 100 places)
+    var point = exact.indexOf(".");
+    var kept = exact.slice(0, point) + exact.slice(point + 1, point + 1 + digits);
+    var rest = exact.slice(point + 1 + digits);
+    var up;
+    if (rest[0] > "5") up = true;
+    else if (rest[0] < "5") up = false;
+    else if (/[1-9]/.test(rest.slice(1))) up = true;
+    else up = Number(kept[kept.length - 1]) % 2 === 1;  // an exact tie: to even
+    if (up) {
+      var chars = kept.split(""), i = chars.length - 1;
+      while (i >= 0 && chars[i] === "9") { chars[i] = "0"; i--; }
+      if (i < 0) chars.unshift("1"); else chars[i] = String(Number(chars[i]) + 1);
+      kept = chars.join("");
+    }
+    var whole = kept.slice(0, kept.length - digits).replace(/^0+(?=\d)/, "") || "0";
+    var text = digits ? whole + "." + kept.slice(kept.length - digits) : whole;
+    return negative && /[1-9]/.test(text) ? "-" + text : text;
+  }
+
+  function roundNumber(value, digits) {
+    return Number(roundDecimal(value, digits));
+  }
+
+  var formatters = {};
+
+  function numberFormat(language, digits) {
+    var key = language + ":" + digits;
+    if (!formatters[key]) {
+      formatters[key] = new Intl.NumberFormat(language, {
+        minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: true });
+    }
+    return formatters[key];
+  }
+
+  // Every number and month of a page, in its language, as Babel writes them on the server.
+  function Formatter(language, units) {
+    this.language = language;
+    this.units = units || {};
+    this.months = new Intl.DateTimeFormat(language, { month: "long", year: "numeric", timeZone: "UTC" });
+    this.cache = {};  // a table formats the same few hundred values again and again
+  }
+
+  Formatter.prototype = {
+    unit: function (symbol) { return has(this.units, symbol) ? this.units[symbol] : symbol; },
+    decimal: function (value, digits) {
+      if (digits === undefined) digits = 1;
+      var key = digits + ":" + value;
+      if (!has(this.cache, key)) {
+        // Rounded exactly first; the nearest double then formats to those same digits.
+        this.cache[key] = numberFormat(this.language, digits).format(roundNumber(value, digits));
+      }
+      return this.cache[key];
+    },
+    integer: function (value) { return this.decimal(value, 0); },
+    significant: function (value) {
+      if (value >= 100) return this.integer(value);
+      return this.decimal(value, value >= 10 ? 1 : value < 1 ? 2 : 1);
+    },
+    gb: function (value, digits) { return this.decimal(value, digits === undefined ? 1 : digits) + " " + this.unit("GB"); },
+    vram: function (value) { return this.gb(value, Number.isInteger(value) ? 0 : 1); },
+    bandwidth: function (value) {
+      return (value >= 100 ? this.integer(value) : this.decimal(value, 1)) + " " + this.unit("GB/s");
+    },
+    tokS: function (value) { return this.significant(value) + " tok/s"; },
+    tokRange: function (low, high) { return this.integer(low) + "\u2013" + this.integer(high); },
+    month: function (isoDate) {
+      var parts = String(isoDate).split("-");
+      var key = "month:" + parts[0] + "-" + parts[1];
+      if (!has(this.cache, key)) {
+        this.cache[key] = this.months.format(new Date(Date.UTC(Number(parts[0]), Number(parts[1]) - 1, 1)));
+      }
+      return this.cache[key];
+    },
+    count: function (value) { return this.integer(value); },
+  };
+
+  // ------------------------------------------------------------ markup (macros/templates/model_table.html)
+
+  // As Jinja's autoescape (markupsafe) writes text into a page.
+  function escapeHtml(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&#34;").replace(/'/g, "&#39;");
+  }
+
+  function cardHref(card) { return "../../cards/" + card.id + "/"; }
+
+  // One row of the card table, in the static table's exact markup.
+  function rowHtml(e, f, labels) {
+    var c = e.card;
+    var speed = e.tok_s
+      ? escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) + " · " +
+        escapeHtml(labels.confidence) + "</small>"
+      : "";
+    return '<tr data-card="' + escapeHtml(c.id) + '"><td>' + speed + "</td>" +
+      '<td><a href="' + escapeHtml(cardHref(c)) + '">' + escapeHtml(c.name) + "</a> <small>" + escapeHtml(c.vendor) +
+      "</small></td><td>" + escapeHtml(f.vram(c.vram_gb)) + "</td><td>" + escapeHtml(f.bandwidth(c.bandwidth_gb_s)) +
+      "</td><td>" + escapeHtml(c.released ? f.month(c.released) : "") + "</td><td>" +
+      escapeHtml(e.need_gb != null ? f.gb(e.need_gb) : "") + "</td><td>" + escapeHtml(e.quant ? e.quant.name : "") +
+      '</td><td class="tps-fit-' + e.fit + '">' + escapeHtml(labels.fit[e.fit]) + "</td></tr>";
+  }
+
+  // The rows as the template lays them out: each on its own line.
+  function rowsHtml(estimates, f, labels) {
+    return estimates.map(function (e) { return "\n" + rowHtml(e, f, labels); }).join("") + "\n";
+  }
+
+  function tileHtml(label, main, detail) {
+    return '<div class="tps-tile"><p class="tps-tile-main">' + escapeHtml(main) + '</p><p class="tps-tile-label">' +
+      escapeHtml(label) + "</p>" + (detail ? '<p class="tps-tile-detail">' + escapeHtml(detail) + "</p>" : "") + "</div>";
+  }
+
+  // The form gettext picks for a count, from the runs the page carries ([first count, text], ...).
+  function pluralLabel(runs, count) {
+    var text = runs.length ? runs[0][1] : "";
+    runs.forEach(function (run) { if (run[0] <= count) text = run[1]; });
+    return text;
+  }
+
+  // The headline tiles that depend on the inputs: cards that fit, smallest, fastest.
+  function tilesHtml(fig, f, labels, totalTile) {
+    var tiles = [tileHtml(pluralLabel(labels.cards_fit, fig.rows.length), f.count(fig.rows.length), "")];
+    if (totalTile) tiles.push(totalTile);
+    if (fig.smallest) {
+      var s = fig.smallest, q = fig.fastest;
+      tiles.push(tileHtml(labels.smallest, s.card.name, [f.vram(s.card.vram_gb), s.quant.name, f.tokS(s.tok_s)].join(" · ")));
+      tiles.push(tileHtml(labels.fastest, q.card.name, [f.tokS(q.tok_s), f.vram(q.card.vram_gb)].join(" · ")));
+    }
+    return tiles.map(function (t) { return "\n" + t; }).join("") + "\n";
+  }
+
+  // ------------------------------------------------------------ inputs and the address
+
+  var MAX_CONTEXT = 10000000;
+
+  // The view's inputs from a query string; anything unreadable falls back to the default.
+  function readState(search, defaults, options) {
+    var params = new URLSearchParams(search || "");
+    var state = { context: defaults.context, floor: defaults.floor, search: "", vram: "", all: false };
+    var context = parseInt(params.get("context"), 10);
+    if (context >= 1) state.context = Math.min(context, MAX_CONTEXT);
+    var floor = params.get("floor");
+    (options.quants || []).forEach(function (name) {
+      if (floor && name.toLowerCase() === floor.toLowerCase()) state.floor = name;
+    });
+    state.search = params.get("search") || "";
+    var vram = params.get("vram");
+    if (vram && (options.tiers || []).indexOf(vram) >= 0) state.vram = vram;
+    state.all = ["1", "on", "true", "yes"].indexOf((params.get("all") || "").toLowerCase()) >= 0;
+    return state;
+  }
+
+  // The query string that reproduces a view: only what differs from the defaults.
+  function queryString(state, defaults) {
+    var params = new URLSearchParams();
+    if (state.context !== defaults.context) params.set("context", String(state.context));
+    if (state.floor !== defaults.floor) params.set("floor", state.floor);
+    if (state.search) params.set("search", state.search);
+    if (state.vram) params.set("vram", state.vram);
+    if (state.all) params.set("all", "1");
+    var text = params.toString();
+    return text ? "?" + text : "";
+  }
+
+  function matchesSearch(card, words) {
+    var text = (card.name + " " + card.vendor).toLowerCase();
+    return words.every(function (word) { return text.indexOf(word) >= 0; });
+  }
+
+  // The rows the table shows for a view: fitting cards fastest first, then (with "all") the rest.
+  function visibleRows(fig, state) {
+    var words = state.search.toLowerCase().split(/\s+/).filter(Boolean);
+    var tier = state.vram ? Number(state.vram) : null;
+    var keep = function (e) {
+      return (tier === null || e.card.vram_gb === tier) && matchesSearch(e.card, words);
+    };
+    var shown = fig.rows.filter(keep);
+    return state.all ? shown.concat(fig.misses.filter(keep)) : shown;
+  }
+
+  var api = {
+    quant: quant, allowedQuants: allowedQuants, weightsGb: weightsGb, kvCacheGb: kvCacheGb,
+    memoryNeeded: memoryNeeded, efficiency: efficiency, tokensPerSecond: tokensPerSecond, verdict: verdict,
+    candidateMemories: candidateMemories, estimate: estimate, estimateOne: estimateOne, modelFigures: modelFigures,
+    roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, rowHtml: rowHtml, rowsHtml: rowsHtml,
+    tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
+    visibleRows: visibleRows,
+  };
+
+  if (typeof module !== "undefined" && module.exports) module.exports = api;
+  if (typeof document === "undefined") return;
+
+  // ------------------------------------------------------------ the page
+
+  // The data file sits beside this script, whatever the page's depth or language.
+  var script = document.currentScript;
+  var dataUrl = new URL("tps-data.json", script && script.src ? script.src : document.baseURI).href;
+  var dataPromise = null;
+
+  function loadData() {
+    if (!dataPromise) {
+      dataPromise = fetch(dataUrl, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) throw new Error(dataUrl + ": " + response.status);
+        return response.json();
+      });
+    }
+    return dataPromise;
+  }
+
+  function setUp(form) {
+    var page = form.closest(".tps-model");
+    var holder = page && page.querySelector("script.tps-calculator");
+    if (!holder) return;
+    var labels = JSON.parse(holder.textContent);
+    var f = new Formatter(labels.language, labels.units);
+    var defaults = labels.defaults;
+    var options = {
+      quants: Array.from(form.elements.floor.options).map(function (o) { return o.value; }),
+      tiers: Array.from(form.elements.vram.options).map(function (o) { return o.value; }).filter(Boolean),
+    };
+    var tiles = page.querySelector(".tps-tiles");
+    var totalTile = tiles && tiles.children[1] ? tiles.children[1].outerHTML : "";
+    var workings = Array.from(page.querySelectorAll(".tps-working"));
+    var table = page.querySelector("table.tps-table");
+    var noFit = page.querySelector(".tps-nofit");
+    var data = null, cache = {};
+
+    function ensureTable() {
+      if (table) return table;
+      table = document.createElement("table");
+      table.className = "tps-table";
+      table.setAttribute("data-model", labels.model);
+      table.innerHTML = "<thead><tr>" + labels.headers.map(function (h) { return "<th>" + escapeHtml(h) + "</th>"; })
+        .join("") + "</tr></thead><tbody></tbody>";
+      (noFit || holder).insertAdjacentElement("afterend", table);
+      return table;
+    }
+
+    function ensureNoFit() {
+      if (noFit) return noFit;
+      noFit = document.createElement("p");
+      noFit.className = "tps-nofit";
+      noFit.innerHTML = labels.no_fit;  // a trusted sentence from the catalogue, values escaped
+      holder.insertAdjacentElement("afterend", noFit);
+      return noFit;
+    }
+
+    // Put a view's inputs into the form (on load, from the address).
+    function fill(state) {
+      form.elements.context.value = String(state.context);
+      form.elements.floor.value = state.floor;
+      form.elements.search.value = state.search;
+      form.elements.vram.value = state.vram;
+      form.elements.all.checked = state.all;
+    }
+
+    // The view the form shows now.
+    function current() {
+      var context = parseInt(form.elements.context.value, 10);
+      return {
+        context: context >= 1 ? Math.min(context, MAX_CONTEXT) : defaults.context,
+        floor: form.elements.floor.value || defaults.floor,
+        search: form.elements.search.value.trim(),
+        vram: form.elements.vram.value,
+        all: form.elements.all.checked,
+      };
+    }
+
+    // The figures of a context and floor; searching and filtering by memory reuse them.
+    function figures(state, fresh) {
+      var key = state.context + "|" + state.floor;
+      if (fresh || !has(cache, key)) {
+        if (Object.keys(cache).length >= 16) cache = {};
+        cache[key] = modelFigures(data, labels.model, { context: state.context, floor: state.floor });
+      }
+      return cache[key];
+    }
+
+    // Recompute every card for the form's inputs and show it (``fresh``: even when the same
+    // inputs were computed before); returns what it did and the time it took (ms).
+    function update(fresh) {
+      if (!data) return null;
+      var started = performance.now();
+      var state = current();
+      var fig = figures(state, fresh === true);
+      var computed = performance.now();
+      var rows = visibleRows(fig, state);
+      if (tiles) tiles.innerHTML = tilesHtml(fig, f, labels, totalTile);
+      if (rows.length || table) {
+        var t = ensureTable();
+        t.tBodies[0].innerHTML = rowsHtml(rows, f, labels);
+        t.hidden = !rows.length;
+      }
+      if (fig.rows.length && noFit) noFit.hidden = true;
+      if (!fig.rows.length) ensureNoFit().hidden = false;
+      // The worked examples describe the default inputs only.
+      var isDefault = state.context === defaults.context && state.floor === defaults.floor;
+      workings.forEach(function (w) { w.hidden = !isDefault; });
+      var query = queryString(state, defaults);
+      if (query !== window.location.search && !(query === "" && window.location.search === "?")) {
+        window.history.replaceState(window.history.state, "", window.location.pathname + query + window.location.hash);
+      }
+      var done = performance.now();
+      form.setAttribute("data-state", "ready");
+      api.last = { compute_ms: computed - started, total_ms: done - started, rows: rows.length,
+                   cards_fit: fig.rows.length };
+      return api.last;
+    }
+
+    form.addEventListener("submit", function (event) { event.preventDefault(); update(); });
+    form.addEventListener("input", function () { update(); });
+    form.addEventListener("change", function () { update(); });
+
+    var initial = readState(window.location.search, defaults, options);
+    fill(initial);
+    loadData().then(function (loaded) {
+      data = loaded;
+      api.data = data;
+      api.update = update;
+      var isDefault = queryString(initial, defaults) === "";
+      if (isDefault) form.setAttribute("data-state", "ready");  // the built table already shows it
+      else update();
+    }).catch(function (error) {
+      form.setAttribute("data-state", "failed");
+      if (window.console) window.console.warn("TPS Atlas calculator:", error);
+    });
+  }
+
+  window.tpsCalculator = api;
+  document.querySelectorAll("form.tps-inputs").forEach(setUp);
+})();

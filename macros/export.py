@@ -1,0 +1,151 @@
+"""What the in-browser calculator needs, as JSON: one asset per site, one small label set per page.
+
+``site_data`` is the single source of truth the browser reads: every constant and
+calibration of ``data/estimator.yaml``, the card catalogue and, of each model, only
+what the estimator uses (parameters, active parameters, attention layout).
+``docs/assets/calculator.js`` implements the formulas of ``macros/estimator.py`` on
+it; ``tests/test_parity.py`` holds the two to the same answers.
+
+``page_labels`` is what one model page adds: its sentences and labels, already
+translated and formatted here (the browser formats only numbers and months).
+
+>>> from macros.catalogue import load_catalogue
+>>> from macros.estimator import load_settings
+>>> data = site_data(load_catalogue(), load_settings(), "seed")
+>>> data["calibration"], data["settings"]["fit"]
+('seed', {'fits': 0.9, 'comfortable': 0.75})
+>>> data["models"]["glm-130b"]["parameters_b"]
+130.0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from .catalogue import Card, Catalogue, Model
+from .estimator import Calibration, Settings
+from .phrases import N_, NP_, Phrases
+
+ASSET_PATH = "assets/tps-data.json"
+FORMAT_VERSION = 1
+
+
+def calibration_data(c: Calibration) -> dict:
+    return {
+        "description": c.description,
+        "quant_efficiency": dict(c.quant_efficiency),
+        "vendor_factors": dict(c.vendor_factors),
+        "architecture_factors": dict(c.architecture_factors),
+        "memory_type_factors": dict(c.memory_type_factors),
+        "overhead_ms": c.overhead_ms,
+        "range": {"low": c.range_low, "high": c.range_high},
+        "confidence": c.confidence,
+    }
+
+
+def settings_data(s: Settings) -> dict:
+    return {
+        "context_tokens": s.context_tokens,
+        "min_quality": s.min_quality,
+        "reading_speed_tok_s": s.reading_speed_tok_s,
+        "vram_tiers_gb": list(s.vram_tiers_gb),
+        "fit": {"fits": s.fits, "comfortable": s.comfortable},
+        "memory": {
+            "compute_buffer_gb": s.compute_buffer_gb,
+            "kv_estimate_gb_per_1k_tokens": s.kv_estimate_gb_per_1k_tokens,
+            "kv_bytes_per_element": dict(s.kv_bytes_per_element),
+            "default_kv_precision": s.default_kv_precision,
+        },
+        # Best quality first, as in data/estimator.yaml: the order is the rank.
+        "quants": [{"name": q.name, "bits_per_weight": q.bits_per_weight} for q in s.quants],
+    }
+
+
+def card_data(c: Card) -> dict:
+    return {
+        "id": c.id,
+        "name": c.name,
+        "vendor": c.vendor,
+        "vram_gb": c.vram_gb,
+        "bandwidth_gb_s": c.bandwidth_gb_s,
+        "released": c.released.isoformat() if c.released else None,
+        "memory_type": c.memory_type,
+        "architecture": c.architecture,
+    }
+
+
+def model_data(m: Model) -> dict:
+    arch = m.architecture
+    return {
+        "parameters_b": m.parameters_b,
+        "active_parameters_b": m.active_parameters_b,
+        "architecture": {k: v for k, v in dataclasses.asdict(arch).items() if v is not None} if arch else None,
+    }
+
+
+def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None = None) -> dict:
+    """Everything the browser estimator reads. ``calibration`` is the one the site's pages use;
+    all of them are exported (the parity test runs each)."""
+    used = settings.calibration(calibration)
+    return {
+        "version": FORMAT_VERSION,
+        "calibration": used.name,
+        "settings": settings_data(settings),
+        "calibrations": {name: calibration_data(c) for name, c in settings.calibrations.items()},
+        # In catalogue order (vendor, then name): the order the pages rank from.
+        "cards": [card_data(c) for c in catalogue.cards],
+        "models": {m.id: model_data(m) for m in catalogue.models},
+    }
+
+
+def write_site_data(site_dir: Path, data: dict) -> Path:
+    """Write the asset once for the whole site (every language reads the same file)."""
+    path = Path(site_dir) / ASSET_PATH
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    # Names are data: no '<', '>' or '&' in the file, even as text (JSON reads the escapes back).
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------- one page
+
+def plural_runs(phrases: Phrases, forms: tuple[str, str], largest: int) -> list[tuple[int, str]]:
+    """The form gettext picks for every count from 0 to ``largest``, as runs: [(first count, text)].
+
+    The browser looks up the last run that starts at or below its count: the language's own
+    plural rule, worked out here, with no rule to copy into JavaScript.
+
+    >>> plural_runs(Phrases("en"), ("card can run it", "cards can run it"), 5)
+    [(0, 'cards can run it'), (1, 'card can run it'), (2, 'cards can run it')]
+    >>> [start for start, _ in plural_runs(Phrases("fr"), ("card can run it", "cards can run it"), 5)]
+    [0, 2]
+    """
+    runs: list[tuple[int, str]] = []
+    for count in range(largest + 1):
+        text = phrases.catalogue.ngettext(forms[0], forms[1], count)
+        if not runs or runs[-1][1] != text:
+            runs.append((count, text))
+    return runs
+
+
+def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total: int,
+                fit_label, confidence: str, headers: list[str]) -> dict:
+    """The translated words one model page's calculator shows; numbers are formatted in the browser."""
+    p, f = phrases, phrases.fmt
+    return {
+        "language": p.language,
+        "model": model.id,
+        "defaults": {"context": settings.context_tokens, "floor": settings.quant(settings.min_quality).name},
+        "fit": {key: fit_label(key) for key in ("comfortable", "tight", "none")},
+        "confidence": confidence,
+        "cards_fit": plural_runs(p, NP_("card can run it", "cards can run it"), cards_total),
+        "smallest": p.gettext(N_("Smallest card that fits")),
+        "fastest": p.gettext(N_("Fastest card")),
+        "no_fit": str(p.t(N_("No card in our catalogue can run {model} at these settings."), model=model.name)),
+        "units": {"GB": f.unit("GB"), "GB/s": f.unit("GB/s")},
+        "headers": headers,
+    }

@@ -1,0 +1,53 @@
+// Runs the browser calculator (docs/assets/calculator.js) under Node for tests/test_parity.py.
+//
+//   node tests/js/parity.js REQUEST.json > ANSWER.json
+//
+// REQUEST: {"data": path of the exported tps-data.json, "task": ..., "cases": [...]}, tasks:
+//   estimates  [{model, card, context, floor, calibration}] -> [{quant, fit, need_gb, tok_s, ...}]
+//   figures    [{model, context, floor, calibration}]       -> [{rows, misses, smallest, fastest}] (card ids)
+//   format     [{language, units, calls: [[method, ...args]]}] -> [[text, ...]]
+//   page       [{labels, state}] -> [{rows_html, tiles_html}] (labels: a page's tps-calculator JSON)
+"use strict";
+
+const fs = require("fs");
+const path = require("path");
+const calc = require(path.join(__dirname, "..", "..", "docs", "assets", "calculator.js"));
+
+const request = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const data = request.data ? JSON.parse(fs.readFileSync(request.data, "utf8")) : null;
+
+function options(c) {
+  return { context: c.context, floor: c.floor, calibration: c.calibration };
+}
+
+const tasks = {
+  estimates: (cases) => cases.map((c) => {
+    const e = calc.estimateOne(data, c.model, c.card, options(c));
+    return { quant: e.quant ? e.quant.name : null, fit: e.fit, need_gb: e.need_gb, tok_s: e.tok_s,
+             tok_s_low: e.tok_s_low, tok_s_high: e.tok_s_high };
+  }),
+  figures: (cases) => cases.map((c) => {
+    const fig = calc.modelFigures(data, c.model, options(c));
+    const ids = (list) => list.map((e) => e.card.id);
+    return { rows: ids(fig.rows), misses: ids(fig.misses), smallest: fig.smallest && fig.smallest.card.id,
+             fastest: fig.fastest && fig.fastest.card.id, cards_total: fig.cards_total };
+  }),
+  format: (cases) => cases.map((c) => {
+    const f = new calc.Formatter(c.language, c.units);
+    return c.calls.map(([method, ...args]) => f[method](...args));
+  }),
+  page: (cases) => cases.map((c) => {
+    const labels = c.labels;
+    const f = new calc.Formatter(labels.language, labels.units);
+    const state = Object.assign({ context: labels.defaults.context, floor: labels.defaults.floor, search: "",
+                                  vram: "", all: false }, c.state || {});
+    const fig = calc.modelFigures(data, labels.model, { context: state.context, floor: state.floor });
+    return { rows_html: calc.rowsHtml(calc.visibleRows(fig, state), f, labels),
+             tiles_html: calc.tilesHtml(fig, f, labels, c.total_tile || "") };
+  }),
+};
+
+const started = process.hrtime.bigint();
+const answers = tasks[request.task](request.cases);
+const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+process.stdout.write(JSON.stringify({ answers: answers, elapsed_ms: elapsed }));

@@ -1,0 +1,188 @@
+"""The browser calculator (docs/assets/calculator.js, run under Node) against the Python estimator.
+
+Both read the same exported data (macros/export.py). On random (model, card, context,
+quality floor) cases, with every calibration, they must pick the same quant and verdict,
+and agree on memory and speed to the displayed precision; its number formatting must be
+Babel's, and on a built page it must reproduce the static table and tiles exactly.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import re
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from macros.estimator import estimate
+from macros.export import site_data, write_site_data
+from macros.figures import model_figures
+from macros.formatting import Formatter
+from macros.phrases import LANGUAGES
+
+from .site_build import page_path
+
+NODE = shutil.which("node")
+DRIVER = Path(__file__).resolve().parent / "js" / "parity.js"
+CASES = 1200          # per calibration
+SEED = 20250105
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (scripts/test installs it)")
+
+
+def run_node(tmp_path: Path, task: str, cases: list, data_path: Path | None) -> list:
+    request = tmp_path / f"{task}-request.json"
+    request.write_text(json.dumps({"data": str(data_path) if data_path else None, "task": task, "cases": cases}),
+                       encoding="utf-8")
+    result = subprocess.run([NODE, str(DRIVER), str(request)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout)["answers"]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory, catalogue, settings):
+    """The exported data, written as the build writes it."""
+    folder = tmp_path_factory.mktemp("export")
+    return write_site_data(folder, site_data(catalogue, settings))
+
+
+def random_context(rng: random.Random) -> int:
+    if rng.random() < 0.4:
+        return rng.choice([256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 1048576])
+    return int(round(2 ** rng.uniform(8, 19)))  # 256 to 524,288 tokens, any integer
+
+
+def one_decimal(value):
+    return None if value is None else round(value, 1)
+
+
+def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, catalogue, settings):
+    rng = random.Random(SEED)
+    quants = [q.name for q in settings.quants]
+    cases = []
+    for calibration in settings.calibrations:
+        for _ in range(CASES):
+            cases.append({"model": rng.choice(catalogue.models).id, "card": rng.choice(catalogue.cards).id,
+                          "context": random_context(rng), "floor": rng.choice(quants), "calibration": calibration})
+    answers = run_node(tmp_path, "estimates", cases, exported)
+    assert len(answers) == len(cases)
+
+    mismatches, exact, verdicts = [], Counter(), Counter()
+    for case, js in zip(cases, answers):
+        py = estimate(catalogue.model(case["model"]), catalogue.card(case["card"]), settings,
+                      settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"])
+        verdicts[case["calibration"], py.fit] += 1
+        expected = {"quant": py.quant.name if py.quant else None, "fit": py.fit,
+                    "need_gb": one_decimal(py.need_gb), "tok_s": one_decimal(py.tok_s),
+                    "tok_s_low": one_decimal(py.tok_s_low), "tok_s_high": one_decimal(py.tok_s_high)}
+        found = {key: (one_decimal(js[key]) if key not in ("quant", "fit") else js[key]) for key in expected}
+        if found != expected:
+            mismatches.append((case, expected, found))
+        for key in ("need_gb", "tok_s"):
+            exact[key] += js[key] == getattr(py, key)
+    print(f"\nparity: {len(cases)} cases ({CASES} per calibration: {', '.join(settings.calibrations)}); "
+          f"quant, verdict, memory and tok/s (1 decimal) equal in {len(cases) - len(mismatches)}; "
+          f"bit-identical floats: memory {exact['need_gb']}, tok/s {exact['tok_s']}; verdicts {dict(verdicts)}")
+    assert not mismatches, mismatches[:5]
+    # The random cases reach every verdict with every calibration.
+    for calibration in settings.calibrations:
+        for fit in ("comfortable", "tight", "none"):
+            assert verdicts[calibration, fit] >= 20, (calibration, fit, verdicts)
+
+
+def test_js_figures_rank_cards_as_python_does(tmp_path, exported, catalogue, settings):
+    """Over the whole catalogue: the same fitting cards in the same order, the same misses,
+    smallest and fastest card (the table and tiles of a page)."""
+    rng = random.Random(SEED + 1)
+    quants = [q.name for q in settings.quants]
+    cases = [{"model": "glm-4.1v-thinking", "context": 131072, "floor": "Q8_0", "calibration": "seed"}]
+    for calibration in settings.calibrations:
+        for _ in range(15):
+            cases.append({"model": rng.choice(catalogue.models).id, "context": random_context(rng),
+                          "floor": rng.choice(quants), "calibration": calibration})
+    answers = run_node(tmp_path, "figures", cases, exported)
+    for case, js in zip(cases, answers):
+        fig = model_figures(catalogue.model(case["model"]), catalogue.cards, settings,
+                            settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"])
+        assert js["cards_total"] == fig.cards_total
+        assert js["rows"] == [e.card.id for e in fig.rows], case
+        assert js["misses"] == [e.card.id for e in fig.misses], case
+        assert js["smallest"] == (fig.smallest.card.id if fig.smallest else None), case
+        assert js["fastest"] == (fig.fastest.card.id if fig.fastest else None), case
+
+
+def format_calls(rng: random.Random) -> list:
+    values = [0.05, 0.125, 0.25, 0.45, 2.5, 2.675, 9.95, 12.25, 99.95, 99.96, 100, 999.5, 1000, 1234.5, 3940,
+              29.6, 8000, 0.0051]
+    values += [round(10 ** rng.uniform(-2, 5), rng.choice([1, 2, 3, 6])) for _ in range(150)]
+    calls = []
+    for v in values:
+        calls += [["decimal", v, 1], ["decimal", v, 2], ["integer", v], ["tokS", v], ["gb", v], ["gb", v, 2],
+                  ["vram", v], ["bandwidth", v], ["tokRange", v * 0.6, v * 1.6], ["count", v]]
+    calls += [["vram", v] for v in (4, 6, 8, 11.5, 24, 94, 141, 192, 512)]
+    calls += [["month", f"{year}-{month:02d}-15"] for year in (2010, 2023) for month in range(1, 13)]
+    return calls
+
+
+PY_METHODS = {"decimal": "decimal", "integer": "integer", "tokS": "tok_s", "gb": "gb", "vram": "vram",
+              "bandwidth": "bandwidth", "tokRange": "tok_range", "count": "count", "month": "month"}
+
+
+def test_js_numbers_and_months_match_babel(tmp_path):
+    calls = format_calls(random.Random(SEED + 2))
+    cases = [{"language": lang, "units": {"GB": Formatter(lang).unit("GB"), "GB/s": Formatter(lang).unit("GB/s")},
+              "calls": calls} for lang in LANGUAGES]
+    answers = run_node(tmp_path, "format", cases, None)
+    for case, texts in zip(cases, answers):
+        f = Formatter(case["language"])
+        for (method, *args), text in zip(calls, texts):
+            if method == "month":
+                args = [dt.date.fromisoformat(args[0])]
+            assert text == getattr(f, PY_METHODS[method])(*args), (case["language"], method, args)
+    nl = dict(zip((json.dumps(c) for c in calls), answers[LANGUAGES.index("nl")]))
+    assert nl[json.dumps(["tokS", 29.6])] == "29,6 tok/s" and nl[json.dumps(["bandwidth", 3940])] == "3.940 GB/s"
+    assert nl[json.dumps(["month", "2023-03-15"])] == "maart 2023"
+    fr = dict(zip((json.dumps(c) for c in calls), answers[LANGUAGES.index("fr")]))
+    assert fr[json.dumps(["bandwidth", 3940])] == "3\u202f940 Go/s"
+
+
+def built_page_parts(site: Path, language: str, model_id: str) -> dict:
+    page = page_path(site, language, "models", model_id).read_text(encoding="utf-8")
+    labels = json.loads(re.search(r'<script type="application/json" class="tps-calculator">(.*?)</script>',
+                                  page).group(1))
+    tbody = re.search(r'<table class="tps-table" data-model="[^"]+">.*?<tbody>(.*?)</tbody>', page, re.S)
+    start = page.index('<div class="tps-tiles">') + len('<div class="tps-tiles">')
+    tiles = page[start:page.index("\n</div>", start) + 1]
+    return {"labels": labels, "rows_html": tbody.group(1) if tbody else None, "tiles_html": tiles,
+            "total_tile": tiles.split("\n")[2]}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_js_reproduces_the_built_table_and_tiles(tmp_path, site, language):
+    """With the default inputs the calculator writes, byte for byte, what the build wrote."""
+    data = site / "assets" / "tps-data.json"
+    models = ["glm-4.1v-thinking", "glm-130b", "qwen3-30b-a3b", "deepseek-r1", "glm-5"]
+    parts = [built_page_parts(site, language, m) for m in models]
+    answers = run_node(tmp_path, "page", [{"labels": p["labels"], "total_tile": p["total_tile"]} for p in parts], data)
+    for model_id, p, js in zip(models, parts, answers):
+        if p["rows_html"] is None:  # no card runs it: no table was built
+            assert js["rows_html"] == "\n", model_id
+        else:
+            assert js["rows_html"] == p["rows_html"], model_id
+        assert js["tiles_html"] == p["tiles_html"], model_id
+
+
+def test_data_is_written_once_for_the_whole_site(site, catalogue, settings):
+    assets = sorted(p.relative_to(site).as_posix() for p in site.rglob("tps-data.json"))
+    assert assets == ["assets/tps-data.json"]
+    written = json.loads((site / "assets" / "tps-data.json").read_text(encoding="utf-8"))
+    assert written == json.loads(json.dumps(site_data(catalogue, settings, "seed")))
+    assert written["calibration"] == "seed"  # the calibration the site was built with
+    for language, depth in (("en", "../../"), ("nl", "../../../")):
+        page = page_path(site, language, "models", "glm-130b").read_text(encoding="utf-8")
+        assert f'<script src="{depth}assets/calculator.js"></script>' in page
