@@ -241,7 +241,9 @@ def test_a_model_no_card_runs_can_list_the_cards(context, server):
     assert len(rows) > 800 and {r["fit"] for r in rows} == {Phrases("fr").gettext("Does not fit")}
     assert page.locator(".tps-nofit").is_visible()
     headers = page.eval_on_selector_all("table.tps-table th", "els => els.map(e => e.textContent)")
-    assert headers[0] == Phrases("fr").gettext("Speed")
+    french = Phrases("fr")
+    assert headers[0] == f'{french.gettext("Speed")} {french.gettext("low confidence")}'
+    assert headers[1] == french.gettext("Card")
 
 
 def test_dutch_search_finds_dutch_pages(browser, server):

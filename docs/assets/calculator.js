@@ -286,8 +286,7 @@
   function rowHtml(e, f, labels) {
     var c = e.card;
     var speed = e.tok_s
-      ? escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) + " · " +
-        escapeHtml(labels.confidence) + "</small>"
+      ? escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) + "</small>"
       : "";
     return '<tr data-card="' + escapeHtml(c.id) + '"><td>' + speed + "</td>" +
       '<td><a href="' + escapeHtml(cardHref(c)) + '">' + escapeHtml(c.name) + "</a> <small>" + escapeHtml(c.vendor) +
@@ -427,7 +426,9 @@
       table = document.createElement("table");
       table.className = "tps-table";
       table.setAttribute("data-model", labels.model);
-      table.innerHTML = "<thead><tr>" + labels.headers.map(function (h) { return "<th>" + escapeHtml(h) + "</th>"; })
+      table.innerHTML = "<thead><tr>" + labels.headers.map(function (h, i) {
+        return "<th>" + escapeHtml(h) + (i === 0 ? " <small>" + escapeHtml(labels.confidence) + "</small>" : "") + "</th>";
+      })
         .join("") + "</tr></thead><tbody></tbody>";
       (noFit || holder).insertAdjacentElement("afterend", table);
       return table;
