@@ -123,8 +123,8 @@ class CardPageBuilder:
             rows=[self.row(m, e) for m, e in runs],
             misses=[self.miss_row(m, miss) for m, miss in misses],
             chart_items=chart_items,
-            chart_title=str(p.t(N_("The fastest models on the {card}"), **v)),
-            chart_summary=str(p.t(N_("Estimated tokens per second of the ten fastest models on the {card}: "
+            chart_title=(p.t(N_("The fastest models on the {card}"), **v)),
+            chart_summary=(p.t(N_("Estimated tokens per second of the ten fastest models on the {card}: "
                                      "{items}."), card=card.name,
                                   items=f.names(f"{name} {value}" for name, _, value in chart_items)))
             if chart_items else "",
@@ -137,7 +137,7 @@ class CardPageBuilder:
         by_model = {m.id: e for m, e in runs}
         miss_by_model = {m.id: miss for m, miss in misses}
         for model in self.portal.card_faq_models:
-            question = str(p.t(N_("Can the {card} run {model}?"), card=card.name, model=model.name))
+            question = (p.t(N_("Can the {card} run {model}?"), card=card.name, model=model.name))
             if model.id in by_model:
                 e = by_model[model.id]
                 fit = p.t(N_("The fit is comfortable.")) if e.fit == "comfortable" else p.t(N_("The fit is tight."))
@@ -150,7 +150,7 @@ class CardPageBuilder:
                                 "can give it."), quant=miss.quant_name, model=model.name,
                              need=f.gb(miss.need_gb), shortfall=f.gb(miss.shortfall_gb))
             qa.append((question, answer))
-        question = str(p.t(N_("What is the largest model the {card} holds?"), **v))
+        question = (p.t(N_("What is the largest model the {card} holds?"), **v))
         if runs:
             qa.append((question, p.t(N_("{large_model}, with {large_params} parameters: at {large_quant} it needs "
                                         "about {large_need} of the {vram} available."), **v)))
@@ -170,5 +170,5 @@ class CardPageBuilder:
                               peer=fastest.name, peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
             else:
                 answer += p.t(N_("None of them reads memory faster, so none runs the same model faster."))
-            qa.append((str(p.t(N_("How does the {card} compare with cards of the same memory?"), **v)), answer))
+            qa.append(((p.t(N_("How does the {card} compare with cards of the same memory?"), **v)), answer))
         return qa

@@ -130,12 +130,15 @@ class Settings:
 
 
 def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Calibration:
-    def factors(name: str, required_keys: Iterable[str]) -> dict[str, float]:
+    def factors(name: str, required_keys: Iterable[str], known_as: str | None = None) -> dict[str, float]:
+        required_keys = list(required_keys)
         mapping = r.mapping(name, required=bool(required_keys))
         if mapping is None:
             return {}
         values = {}
         for key in list(mapping.data):
+            if known_as and str(key) not in required_keys:
+                raise mapping.error(str(key), f"{known_as} ({', '.join(required_keys)})", "an unknown key")
             values[str(key)] = mapping.number(key, above=0, maximum=2)
         mapping.finish()
         for key in required_keys:
@@ -147,8 +150,8 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Ca
     calibration = Calibration(
         name=name,
         description=r.text("description"),
-        quant_efficiency=factors("quant_efficiency", [q.name for q in quants]),
-        vendor_factors=factors("vendor_factors", VENDORS),
+        quant_efficiency=factors("quant_efficiency", [q.name for q in quants], "a quant of quants"),
+        vendor_factors=factors("vendor_factors", VENDORS, "a vendor"),
         architecture_factors=factors("architecture_factors", ()),
         range_low=range_reader.number("low", above=0, maximum=1),
         range_high=range_reader.number("high", minimum=1),
@@ -175,6 +178,11 @@ def read_settings(path: Path) -> Settings:
         q.finish()
     if not quants:
         raise r.error("quants", "at least one quantization")
+    seen = set()
+    for quant in quants:
+        if quant.name.casefold() in seen:
+            raise r.error("quants", "each quant name once", quant.name)
+        seen.add(quant.name.casefold())
     quants = tuple(quants)
     fit = r.mapping("fit")
     memory = r.mapping("memory")
@@ -204,9 +212,12 @@ def read_settings(path: Path) -> Settings:
         reader.finish()
     if settings.comfortable > settings.fits:
         raise fit.error("comfortable", f"at most fits ({settings.fits})", settings.comfortable)
-    settings.quant(settings.min_quality)
-    settings.quant(settings.shortfall_quant)
-    settings.calibration()
+    names = [q.name for q in quants]
+    for reader, key, value in ((r, "min_quality", settings.min_quality), (fit, "shortfall_quant", settings.shortfall_quant)):
+        if value.casefold() not in {n.casefold() for n in names}:
+            raise reader.error(key, "one of " + ", ".join(names), value)
+    if settings.default_calibration not in settings.calibrations:
+        raise r.error("default_calibration", "one of " + ", ".join(settings.calibrations), settings.default_calibration)
     if settings.default_kv_precision not in settings.kv_bytes_per_element:
         raise memory.error("default_kv_precision", "a key of kv_bytes_per_element",
                            settings.default_kv_precision)

@@ -20,8 +20,8 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.plurals import get_plural
 
 from .errors import DataError
-from .phrases import (DOMAIN, LANGUAGES, LOCALES_DIR, TAG, consistent, placeholders, po_path, read_catalog,  # noqa: F401
-                      tags, template_syntax)
+from .phrases import (DOMAIN, LANGUAGES, LOCALES_DIR, consistent, placeholders, po_path, read_catalog, tags,
+                      template_syntax)
 
 ROOT = LOCALES_DIR.parent
 KEYWORDS = ["-k", "N_", "-k", "NP_:1,2"]

@@ -220,8 +220,8 @@ class ModelPageBuilder:
         if not items:
             return {"chart_items": [], "chart_title": "", "chart_summary": ""}
         return {"chart_items": items,
-                "chart_title": str(self.p.t(N_("The ten fastest cards for {model}"), model=m.name)),
-                "chart_summary": str(self.p.t(N_("Estimated tokens per second of the fastest cards for {model}: "
+                "chart_title": (self.p.t(N_("The ten fastest cards for {model}"), model=m.name)),
+                "chart_summary": (self.p.t(N_("Estimated tokens per second of the fastest cards for {model}: "
                                                  "{items}."), model=m.name,
                                               items=self.f.names(f"{name} {value}" for name, _, value in items)))}
 
@@ -236,7 +236,7 @@ class ModelPageBuilder:
                            "needs, and what to do instead."), **v)
 
     def tiles(self, fig: ModelFigures, v: dict) -> list[tuple[str, str, str]]:
-        p, f = self.p, self.f
+        p = self.p
         tiles = [
             (str(p.n(NP_("card can run it",
                 "cards can run it"), fig.cards_fit)), v["fit_count"], ""),
@@ -546,7 +546,7 @@ class ModelPageBuilder:
         qa = []
 
         def ask(question: str, answer: Markup, **extra):
-            qa.append((str(p.t(question, **v, **extra)), answer))
+            qa.append((p.t(question, **v, **extra), answer))
 
         if m.is_moe:
             ask(N_("How many parameters does {model} have?"),

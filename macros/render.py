@@ -94,7 +94,7 @@ class Renderer:
     def faq_json_ld(self, page: ModelPage) -> dict:
         """schema.org FAQPage with the visible questions and answers, word for word."""
         return {"@context": "https://schema.org", "@type": "FAQPage", "inLanguage": self.phrases.language,
-                "mainEntity": [{"@type": "Question", "name": question,
+                "mainEntity": [{"@type": "Question", "name": Markup(question).striptags(),
                                 "acceptedAnswer": {"@type": "Answer", "text": Markup(answer).striptags()}}
                                for question, answer in page.faq]}
 

