@@ -18,6 +18,17 @@ from .estimator import Estimate, Settings, speed_working
 from .figures import ModelFigures
 from .phrases import N_, NP_, Phrases
 
+# How one estimate was worked out: shown under the headline figures, and by the browser
+# calculator for any row (the same phrases, filled there).
+WORKING_TITLE = N_("How the figure for the {card} was worked out")
+WORKING_LINES = (
+    N_("Weights read per token: {params} parameters × {bits} bits ÷ 8 = {read}."),
+    N_("Memory bandwidth {bandwidth}, of which this kind of card reaches about {efficiency}."),
+    N_("Time per token: {read} ÷ ({bandwidth} × {efficiency}) + {overhead} ms = {ms} ms, so about {tok_s}."),
+    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the card."),
+)
+WORKING_CHECK = N_("To check it on your own card, run llama.cpp's benchmark on the same quantization:")
+
 SMALL_CARD_GB = 24       # the largest memory of a consumer card: "small enough"
 OLD_MODEL_YEARS = 2      # older than this against the newest model: say capability has moved on
 EXTREMES = 10            # rows in "the ten fastest"
@@ -197,21 +208,14 @@ class ModelPageBuilder:
         p, f = self.p, self.f
         w = speed_working(m, e.quant, e.card, fig.calibration)
         memory = e.memory
-        lines = [
-            p.t(N_("Weights read per token: {params} parameters × {bits} bits ÷ 8 = {read}."),
-                params=f.parameters(m.read_parameters_b), bits=f.decimal(e.quant.bits_per_weight, 2),
-                read=f.gb(w.read_gb, 2)),
-            p.t(N_("Memory bandwidth {bandwidth}, of which this kind of card reaches about {efficiency}."),
-                bandwidth=f.bandwidth(w.bandwidth_gb_s), efficiency=f.percent(w.efficiency)),
-            p.t(N_("Time per token: {read} ÷ ({bandwidth} × {efficiency}) + {overhead} ms = {ms} ms, so about "
-                   "{tok_s}."), read=f.gb(w.read_gb, 2), bandwidth=f.bandwidth(w.bandwidth_gb_s),
-                efficiency=f.percent(w.efficiency), overhead=f.decimal(w.overhead_ms, 2),
-                ms=f.decimal(w.seconds_per_token * 1000, 2), tok_s=f.tok_s(e.tok_s)),
-            p.t(N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the "
-                   "card."), weights=f.gb(memory.weights_gb), kv=f.gb(memory.kv_gb, 2),
-                buffer=f.gb(memory.buffer_gb), need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb)),
-        ]
-        title = str(p.t(N_("How the figure for the {card} was worked out"), card=e.card.name))
+        values = dict(params=f.parameters(m.read_parameters_b), bits=f.decimal(e.quant.bits_per_weight, 2),
+                      read=f.gb(w.read_gb, 2), bandwidth=f.bandwidth(w.bandwidth_gb_s),
+                      efficiency=f.percent(w.efficiency), overhead=f.decimal(w.overhead_ms, 2),
+                      ms=f.decimal(w.seconds_per_token * 1000, 2), tok_s=f.tok_s(e.tok_s),
+                      weights=f.gb(memory.weights_gb), kv=f.gb(memory.kv_gb, 2), buffer=f.gb(memory.buffer_gb),
+                      need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb))
+        lines = [p.t(line, **values) for line in WORKING_LINES]
+        title = p.t(WORKING_TITLE, card=e.card.name)
         command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
         return title, lines, command
 

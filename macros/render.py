@@ -21,7 +21,7 @@ from .charts import bar_chart
 from .estimator import Settings
 from .export import page_labels
 from .figures import EstimateTable
-from .pages import ModelPage, ModelPageBuilder
+from .pages import WORKING_CHECK, ModelPage, ModelPageBuilder
 from .phrases import N_, Phrases
 
 # The card table's column headings (macros/templates/model_table.html), for the browser
@@ -106,12 +106,15 @@ class Renderer:
             "floor": self.settings.min_quality,
             "quants": [q.name for q in self.settings.quants],
             "tiers": [{"value": t, "label": p.fmt.vram(t)} for t in self.settings.vram_tiers_gb],
+            # the default precision first
+            "kv": sorted(self.settings.kv_bytes_per_element, key=lambda k: k != self.settings.default_kv_precision),
         }
         chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
         calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.models.fit_label,
                                  self.confidence, [p.gettext(h) for h in TABLE_HEADERS])
         return self.render("model.html", page=page, inputs=inputs, chart=chart,
-                           json_ld=self.faq_json_ld(page), calculator=calculator)
+                           json_ld=self.faq_json_ld(page), calculator=calculator,
+                           working_check=p.gettext(WORKING_CHECK))
 
     def render_model_table(self, model_id: str) -> str:
         """The card table, put in after Markdown and search have seen the page (it is large)."""

@@ -286,3 +286,28 @@ def test_a_page_reads_fully_without_javascript(browser, server, site):
     assert not form_visible  # inputs that need JavaScript are not offered without it
     labels = json.loads(re.search(r'class="tps-calculator">(.*?)</script>', built).group(1))
     assert labels["language"] == "nl" and labels["model"] == "glm-130b"
+
+
+def test_a_row_shows_how_its_figure_was_worked_out(context, server):
+    """A click on a row opens its worked example, in the page's language; a second click closes it."""
+    page = open_page(context, f"{server}nl/models/glm-130b/")
+    row = page.locator("table.tps-table tbody tr[data-card='h100-nvl-94gb']")
+    row.locator("td").first.click()
+    working = page.locator("tr.tps-working-row")
+    assert working.count() == 1
+    text = working.inner_text()
+    dutch = Phrases("nl")
+    assert str(dutch.t("How the figure for the {card} was worked out", card="H100 NVL 94 GB")) in text
+    assert "3.940 GB/s" in text and "llama-bench -m glm-130b-Q4_K_M.gguf" in text
+    row.locator("td").first.click()
+    assert page.locator("tr.tps-working-row").count() == 0
+
+
+def test_a_quantized_kv_cache_needs_less_memory(context, server):
+    page = open_page(context, f"{server}models/llama-3.1-8b/")
+    page.fill("input[name=context]", "65536")  # an 8.6 GB f16 cache, 4.6 GB at q8_0
+    before = page.inner_text("table.tps-table tbody tr[data-card='geforce-rtx-4090']")
+    page.select_option("select[name=kv]", "q8_0")
+    after = page.inner_text("table.tps-table tbody tr[data-card='geforce-rtx-4090']")
+    assert "17,7 GB" not in before and "17.7 GB" in before and "13.7 GB" in after
+    assert "kv=q8_0" in page.url

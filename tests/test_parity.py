@@ -68,14 +68,16 @@ def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, catalog
     for calibration in settings.calibrations:
         for _ in range(CASES):
             cases.append({"model": rng.choice(catalogue.models).id, "card": rng.choice(catalogue.cards).id,
-                          "context": random_context(rng), "floor": rng.choice(quants), "calibration": calibration})
+                          "context": random_context(rng), "floor": rng.choice(quants), "calibration": calibration,
+                          "kv": rng.choice(sorted(settings.kv_bytes_per_element))})
     answers = run_node(tmp_path, "estimates", cases, exported)
     assert len(answers) == len(cases)
 
     mismatches, exact, verdicts = [], Counter(), Counter()
     for case, js in zip(cases, answers):
         py = estimate(catalogue.model(case["model"]), catalogue.card(case["card"]), settings,
-                      settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"])
+                      settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"],
+                      kv_precision=case["kv"])
         verdicts[case["calibration"], py.fit] += 1
         expected = {"quant": py.quant.name if py.quant else None, "fit": py.fit,
                     "need_gb": one_decimal(py.need_gb), "tok_s": one_decimal(py.tok_s),

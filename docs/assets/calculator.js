@@ -240,6 +240,11 @@
 
   Formatter.prototype = {
     unit: function (symbol) { return has(this.units, symbol) ? this.units[symbol] : symbol; },
+    // As Babel's percent pattern with one optional decimal: "85,3 %" in French, "85.3%" in English.
+    percent: function (share) {
+      var value = Number(roundDecimal(share * 100, 1));
+      return this.decimal(value, Number.isInteger(value) ? 0 : 1) + this.unit("%");
+    },
     decimal: function (value, digits) {
       if (digits === undefined) digits = 1;
       var key = digits + ":" + value;
@@ -275,6 +280,36 @@
   // ------------------------------------------------------------ markup (macros/templates/model_table.html)
 
   // As Jinja's autoescape (markupsafe) writes text into a page.
+  // Put escaped values into a trusted sentence from the catalogue ({name} placeholders only).
+  function fillPhrase(phrase, values) {
+    return phrase.replace(/\{(\w+)\}/g, function (all, name) {
+      return has(values, name) ? escapeHtml(values[name]) : all;
+    });
+  }
+
+  // How one estimate was worked out, in the page's language (as the built page shows it).
+  function workingHtml(data, labels, f, e) {
+    var model = data.models[labels.model];
+    var calibration = data.calibrations[data.calibration];
+    var readB = model.active_parameters_b || model.parameters_b;
+    var read = weightsGb(readB, e.quant);
+    var eff = efficiency(calibration, e.quant, e.card);
+    var overhead = calibration.overhead_ms || 0;
+    var ms = (read / (e.card.bandwidth_gb_s * eff) + overhead / 1000) * 1000;
+    var values = {
+      card: e.card.name, params: f.decimal(readB, readB >= 1 ? 1 : 2) + "B", bits: f.decimal(e.quant.bits_per_weight, 2),
+      read: f.gb(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
+      overhead: f.decimal(overhead, 2), ms: f.decimal(ms, 2), tok_s: f.tokS(e.tok_s),
+      weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
+      need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
+    };
+    var w = labels.working;
+    return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
+      w.lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
+      "</ul><p>" + escapeHtml(w.check) + "</p><pre><code>" +
+      escapeHtml("llama-bench -m " + labels.model + "-" + e.quant.name + ".gguf -p 0 -n 128 -ngl 99") + "</code></pre>";
+  }
+
   function escapeHtml(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
       .replace(/"/g, "&#34;").replace(/'/g, "&#39;");
@@ -332,7 +367,8 @@
   // The view's inputs from a query string; anything unreadable falls back to the default.
   function readState(search, defaults, options) {
     var params = new URLSearchParams(search || "");
-    var state = { context: defaults.context, floor: defaults.floor, search: "", vram: "", all: false };
+    var state = { context: defaults.context, floor: defaults.floor, search: "", vram: "", all: false,
+                  kv: (options.kv || [""])[0] };
     var context = parseInt(params.get("context"), 10);
     if (context >= 1) state.context = Math.min(context, MAX_CONTEXT);
     var floor = params.get("floor");
@@ -343,6 +379,8 @@
     var vram = params.get("vram");
     if (vram && (options.tiers || []).indexOf(vram) >= 0) state.vram = vram;
     state.all = ["1", "on", "true", "yes"].indexOf((params.get("all") || "").toLowerCase()) >= 0;
+    var kv = params.get("kv");
+    if (kv && (options.kv || []).indexOf(kv) >= 0) state.kv = kv;
     return state;
   }
 
@@ -354,6 +392,7 @@
     if (state.search) params.set("search", state.search);
     if (state.vram) params.set("vram", state.vram);
     if (state.all) params.set("all", "1");
+    if (state.kv && state.kv !== defaults.kv) params.set("kv", state.kv);
     var text = params.toString();
     return text ? "?" + text : "";
   }
@@ -413,7 +452,9 @@
     var options = {
       quants: Array.from(form.elements.floor.options).map(function (o) { return o.value; }),
       tiers: Array.from(form.elements.vram.options).map(function (o) { return o.value; }).filter(Boolean),
+      kv: form.elements.kv ? Array.from(form.elements.kv.options).map(function (o) { return o.value; }) : [],
     };
+    defaults.kv = options.kv[0];  // the page lists the default precision first
     var tiles = page.querySelector(".tps-tiles");
     var totalTile = tiles && tiles.children[1] ? tiles.children[1].outerHTML : "";
     var workings = Array.from(page.querySelectorAll(".tps-working"));
@@ -450,6 +491,7 @@
       form.elements.search.value = state.search;
       form.elements.vram.value = state.vram;
       form.elements.all.checked = state.all;
+      if (form.elements.kv) form.elements.kv.value = state.kv;
     }
 
     // The view the form shows now.
@@ -461,15 +503,17 @@
         search: form.elements.search.value.trim(),
         vram: form.elements.vram.value,
         all: form.elements.all.checked,
+        kv: form.elements.kv ? form.elements.kv.value : defaults.kv,
       };
     }
 
     // The figures of a context and floor; searching and filtering by memory reuse them.
     function figures(state, fresh) {
-      var key = state.context + "|" + state.floor;
+      var key = state.context + "|" + state.floor + "|" + state.kv;
       if (fresh || !has(cache, key)) {
         if (Object.keys(cache).length >= 16) cache = {};
-        cache[key] = modelFigures(data, labels.model, { context: state.context, floor: state.floor });
+        cache[key] = modelFigures(data, labels.model, { context: state.context, floor: state.floor,
+                                                        kvPrecision: state.kv });
       }
       return cache[key];
     }
@@ -492,7 +536,8 @@
       if (fig.rows.length && noFit) noFit.hidden = true;
       if (!fig.rows.length) ensureNoFit().hidden = false;
       // The worked examples describe the default inputs only.
-      var isDefault = state.context === defaults.context && state.floor === defaults.floor;
+      var isDefault = state.context === defaults.context && state.floor === defaults.floor &&
+        state.kv === defaults.kv;
       workings.forEach(function (w) { w.hidden = !isDefault; });
       var query = queryString(state, defaults);
       if (query !== window.location.search && !(query === "" && window.location.search === "?")) {
@@ -504,6 +549,22 @@
                    cards_fit: fig.rows.length };
       return api.last;
     }
+
+    // A click on a row shows how its figure was worked out (again: hides it).
+    page.addEventListener("click", function (event) {
+      var row = event.target.closest && event.target.closest("table.tps-table tbody tr[data-card]");
+      if (!row || !data || event.target.closest("a")) return;
+      var next = row.nextElementSibling;
+      if (next && next.classList.contains("tps-working-row")) { next.remove(); return; }
+      var state = current();
+      var e = estimateOne(data, labels.model, row.getAttribute("data-card"),
+                          { context: state.context, floor: state.floor, kvPrecision: state.kv });
+      if (!e.quant) return;
+      var extra = document.createElement("tr");
+      extra.className = "tps-working-row";
+      extra.innerHTML = '<td colspan="' + row.cells.length + '">' + workingHtml(data, labels, f, e) + "</td>";
+      row.insertAdjacentElement("afterend", extra);
+    });
 
     form.addEventListener("submit", function (event) { event.preventDefault(); update(); });
     form.addEventListener("input", function () { update(); });

@@ -17,7 +17,7 @@ const request = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const data = request.data ? JSON.parse(fs.readFileSync(request.data, "utf8")) : null;
 
 function options(c) {
-  return { context: c.context, floor: c.floor, calibration: c.calibration };
+  return { context: c.context, floor: c.floor, calibration: c.calibration, kvPrecision: c.kv };
 }
 
 const tasks = {
