@@ -34,7 +34,7 @@ def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[
     f = p.fmt
     grouped: dict[str, dict[float, list]] = defaultdict(lambda: defaultdict(list))
     for card in catalogue.cards:
-        runs = sum(1 for _, e in table.by_card[card.id] if e.fits)
+        runs = table.models_run(card.id)
         grouped[card.vendor][card.vram_gb].append({"id": card.id, "name": card.name,
                                                    "bandwidth": f.bandwidth(card.bandwidth_gb_s),
                                                    "runs": str(p.n(NP_("{count} model", "{count} models"), runs))})
@@ -51,7 +51,7 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
               for m in portal.featured_models]
     cards = [{"id": c.id, "name": c.name, "vram": f.vram(c.vram_gb),
               "runs": str(p.n(NP_("runs {count} model", "runs {count} models"),
-                              sum(1 for _, e in table.by_card[c.id] if e.fits)))}
+                              table.models_run(c.id)))}
              for c in portal.featured_cards]
     return {"models": models, "cards": cards,
             "counts": p.t(N_("{models} open-weight models, {cards} graphics cards and machines, every pair "

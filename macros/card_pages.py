@@ -9,6 +9,7 @@ from markupsafe import Markup
 from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
+from .pages import fit_label, fit_sentence
 from .phrases import N_, NP_, Phrases
 
 
@@ -55,20 +56,18 @@ class CardPage:
 
 
 class CardPageBuilder:
-    def __init__(self, phrases: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal,
-                 fit_label):
+    def __init__(self, phrases: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal):
         self.p = phrases
         self.f = phrases.fmt
         self.catalogue = catalogue
         self.table = table
         self.portal = portal
-        self.fit_label = fit_label
 
     def row(self, model: Model, e: Estimate) -> CardRow:
         f = self.f
         return CardRow(model.name, model_href(model), f.parameters(model.parameters_b), e.quant.name,
                        f.gb(e.need_gb), f.tok_s(e.tok_s), f.tok_range(e.tok_s_low, e.tok_s_high),
-                       self.fit_label(e.fit), e.fit)
+                       fit_label(self.p, e.fit), e.fit)
 
     def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
         f = self.f
@@ -140,7 +139,7 @@ class CardPageBuilder:
             question = (p.t(N_("Can the {card} run {model}?"), card=card.name, model=model.name))
             if model.id in by_model:
                 e = by_model[model.id]
-                fit = p.t(N_("The fit is comfortable.")) if e.fit == "comfortable" else p.t(N_("The fit is tight."))
+                fit = fit_sentence(p, e.fit)
                 answer = p.t(N_("Yes. At {quant} {model} needs about {need} and runs at about {tok_s}."),
                              quant=e.quant.name, model=model.name, need=f.gb(e.need_gb),
                              tok_s=f.tok_s(e.tok_s)) + Markup(" ") + fit

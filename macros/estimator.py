@@ -19,7 +19,7 @@ The method, as on the methodology page:
    - ``seed`` (the public calculator's formula): efficiency = quant efficiency x
      vendor factor x architecture factor; no fixed cost.
    - ``measured`` (fitted on measured single-GPU llama.cpp decode speeds,
-     ``tests/fixtures/measured-llama-cpp.tsv``; ``benchmarks/accuracy.py`` refits
+     ``data/measured-llama-cpp.tsv``; ``benchmarks/accuracy.py`` refits
      and scores it): time per token is a memory-bound part plus a fixed cost::
 
          seconds per token = bytes read per token / (bandwidth x efficiency)

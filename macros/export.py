@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
-from .pages import WORKING_CHECK, WORKING_LINES, WORKING_TITLE
+from .pages import FIT_LABELS, WORKING_CHECK, WORKING_LINES, WORKING_TITLE, fit_label
 from .phrases import N_, NP_, Phrases
 
 ASSET_PATH = "assets/tps-data.json"
@@ -101,14 +101,22 @@ def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None 
     }
 
 
+def script_safe_json(value, **dumps_options) -> str:
+    """JSON with no '<', '>' or '&', even inside strings (JSON reads the escapes back): safe in a
+    <script> element and in a file whose names are data.
+
+    >>> script_safe_json({"name": "</script>&"})
+    '{"name": "\\\\u003c/script\\\\u003e\\\\u0026"}'
+    """
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, **dumps_options)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def write_site_data(site_dir: Path, data: dict) -> Path:
     """Write the asset once for the whole site (every language reads the same file)."""
     path = Path(site_dir) / ASSET_PATH
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    # Names are data: no '<', '>' or '&' in the file, even as text (JSON reads the escapes back).
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    path.write_text(text, encoding="utf-8")
+    path.write_text(script_safe_json(data, separators=(",", ":")), encoding="utf-8")
     return path
 
 
@@ -134,14 +142,14 @@ def plural_runs(phrases: Phrases, forms: tuple[str, str], largest: int) -> list[
 
 
 def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total: int,
-                fit_label, confidence: str, headers: list[str]) -> dict:
+                confidence: str, headers: list[str]) -> dict:
     """The translated words one model page's calculator shows; numbers are formatted in the browser."""
     p, f = phrases, phrases.fmt
     return {
         "language": p.language,
         "model": model.id,
         "defaults": {"context": settings.context_tokens, "floor": settings.quant(settings.min_quality).name},
-        "fit": {key: fit_label(key) for key in ("comfortable", "tight", "none")},
+        "fit": {key: fit_label(phrases, key) for key in FIT_LABELS},
         "confidence": confidence,
         "cards_fit": plural_runs(p, NP_("card can run it", "cards can run it"), cards_total),
         "smallest": p.gettext(N_("Smallest card that fits")),

@@ -151,6 +151,9 @@ class EstimateTable:
             for e in f.rows + f.misses:
                 self.by_card[e.card.id].append((f.model, e))
 
+    def models_run(self, card_id: str) -> int:
+        return sum(1 for _, e in self.by_card[card_id] if e.fits)
+
     def card_rows(self, card_id: str) -> tuple[list[tuple[Model, Estimate]], list[tuple[Model, NearestMiss]]]:
         """The models a card runs (fastest first) and those it cannot hold (closest first)."""
         runs = sorted(((m, e) for m, e in self.by_card[card_id] if e.fits),

@@ -29,10 +29,21 @@ WORKING_LINES = (
 )
 WORKING_CHECK = N_("To check it on your own card, run llama.cpp's benchmark on the same quantization:")
 
+FIT_LABELS = {"comfortable": N_("Comfortable"), "tight": N_("Tight"), "none": N_("Does not fit")}
+
 SMALL_CARD_GB = 24       # the largest memory of a consumer card: "small enough"
 OLD_MODEL_YEARS = 2      # older than this against the newest model: say capability has moved on
 EXTREMES = 10            # rows in "the ten fastest"
 SMALLEST_SHOWN = 5
+
+
+def fit_label(phrases: Phrases, fit: str) -> str:
+    """The table label of a verdict; the same word in every table and sentence."""
+    return phrases.gettext(FIT_LABELS[fit])
+
+
+def fit_sentence(phrases: Phrases, fit: str) -> Markup:
+    return phrases.t(N_("The fit is comfortable.")) if fit == "comfortable" else phrases.t(N_("The fit is tight."))
 
 
 def card_href(card: Card) -> str:
@@ -105,11 +116,6 @@ class ModelPageBuilder:
         self.split_speeds = split_speeds  # measured tok/s on 1, 2, ... identical cards
 
     # ------------------------------------------------------------ helpers
-    def fit_label(self, fit: str) -> str:
-        return {"comfortable": self.p.gettext(N_("Comfortable")),
-                "tight": self.p.gettext(N_("Tight")),
-                "none": self.p.gettext(N_("Does not fit"))}[fit]
-
     def row(self, e: Estimate) -> Row:
         c = e.card
         return Row(
@@ -117,7 +123,7 @@ class ModelPageBuilder:
             bandwidth=self.f.bandwidth(c.bandwidth_gb_s),
             released=self.f.month(c.released) if c.released else "",
             need=self.f.gb(e.need_gb) if e.need_gb is not None else "",
-            quant=e.quant.name if e.quant else "", fit=self.fit_label(e.fit), fit_key=e.fit,
+            quant=e.quant.name if e.quant else "", fit=fit_label(self.p, e.fit), fit_key=e.fit,
             tok_s=self.f.tok_s(e.tok_s) if e.tok_s else "",
             tok_range=self.f.tok_range(e.tok_s_low, e.tok_s_high) if e.tok_s else "")
 
@@ -648,8 +654,7 @@ class ModelPageBuilder:
                     ask(question, p.t(N_("Not on a card of exactly {tier} in our catalogue at these settings."),
                                       tier=tier_text), tier=tier_text)
                     continue
-                fit = (p.t(N_("The fit is comfortable.")) if e.fit == "comfortable"
-                       else p.t(N_("The fit is tight.")))
+                fit = fit_sentence(p, e.fit)
                 ask(question, p.t(N_("Yes. The fastest {tier} card, the {card}, runs it at {quant} in about "
                                      "{need} and produces roughly {tok_s}."),
                                   tier=tier_text, card=e.card.name, quant=e.quant.name,

@@ -6,7 +6,6 @@ only ever a value here, never template source.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,14 +18,15 @@ from .card_pages import CardPage, CardPageBuilder
 from .catalogue import Catalogue, Portal
 from .charts import bar_chart
 from .estimator import Settings
-from .export import page_labels
+from .export import page_labels, script_safe_json
 from .figures import EstimateTable
 from .pages import WORKING_CHECK, ModelPage, ModelPageBuilder
 from .phrases import N_, Phrases
 
-# The card table's column headings (macros/templates/model_table.html), for the browser
-# calculator on a page whose static table is empty.
-TABLE_HEADERS = ("Speed", "Card", "VRAM", "Bandwidth", "Released", "Needs", "Quantization", "Fit")
+# The card table's column headings: the built table's, and the browser calculator's on a
+# page whose static table is empty.
+TABLE_HEADERS = (N_("Speed"), N_("Card"), N_("VRAM"), N_("Bandwidth"), N_("Released"), N_("Needs"),
+                 N_("Quantization"), N_("Fit"))
 CONFIDENCE_LABELS = {"low": N_("low confidence"), "medium": N_("medium confidence"),
                      "high": N_("high confidence")}
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -42,8 +42,7 @@ def environment() -> Environment:
 
 def json_script(value) -> Markup:
     """JSON safe inside a <script> element: no '<', '>' or '&' can close it."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    return Markup(script_safe_json(value))
 
 
 _tables: dict[tuple[int, int, str], EstimateTable] = {}
@@ -70,7 +69,7 @@ class Renderer:
         self.table = estimate_table(catalogue, settings, self.calibration.name)
         newest = max((m.published for m in catalogue.models if m.published), default=None)
         self.models = ModelPageBuilder(p, settings, newest, split_speeds(settings.multi_gpu_example))
-        self.cards = CardPageBuilder(p, catalogue, self.table, portal, self.models.fit_label)
+        self.cards = CardPageBuilder(p, catalogue, self.table, portal)
         self.confidence = p.gettext(CONFIDENCE_LABELS[self.calibration.confidence])
         self._model_pages: dict[str, ModelPage] = {}
         self._card_pages: dict[str, CardPage] = {}
@@ -110,15 +109,19 @@ class Renderer:
             "kv": sorted(self.settings.kv_bytes_per_element, key=lambda k: k != self.settings.default_kv_precision),
         }
         chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
-        calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.models.fit_label,
-                                 self.confidence, [p.gettext(h) for h in TABLE_HEADERS])
+        calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.confidence,
+                                 self.table_headers())
         return self.render("model.html", page=page, inputs=inputs, chart=chart,
                            json_ld=self.faq_json_ld(page), calculator=calculator,
                            working_check=p.gettext(WORKING_CHECK))
 
+    def table_headers(self) -> list[str]:
+        return [self.phrases.gettext(header) for header in TABLE_HEADERS]
+
     def render_model_table(self, model_id: str) -> str:
         """The card table, put in after Markdown and search have seen the page (it is large)."""
-        return self.render("model_table.html", page=self.model_page(model_id), confidence=self.confidence)
+        return self.render("model_table.html", page=self.model_page(model_id), confidence=self.confidence,
+                           headers=self.table_headers())
 
     # ----------------------------------------------------------------- cards
     def card_page(self, card_id: str) -> CardPage:
