@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .accuracy import estimates, load_rows, score
-from .catalogue import Catalogue, Portal
+from .catalogue import Catalogue, Portal, newest_first
 from .estimator import Settings
 from .figures import EstimateTable
 from .phrases import N_, NP_, Phrases
@@ -14,7 +14,7 @@ from .phrases import N_, NP_, Phrases
 def models_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[dict]:
     f = p.fmt
     rows = []
-    for model in catalogue.models:
+    for model in newest_first(catalogue.models):
         fig = table.figures[model.id]
         rows.append({
             "id": model.id, "name": model.name, "organisation": f.names(model.organisations),
@@ -53,7 +53,10 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
               "runs": str(p.n(NP_("runs {count} model", "runs {count} models"),
                               table.models_run(c.id)))}
              for c in portal.featured_cards]
-    return {"models": models, "cards": cards,
+    recent = [{"id": m.id, "name": m.name, "params": f.parameters(m.parameters_b),
+               "released": f.month(m.published)}
+              for m in newest_first(catalogue.models)[:portal.recent_models] if m.published]
+    return {"models": models, "cards": cards, "recent": recent,
             "counts": p.t(N_("{models} open-weight models, {cards} graphics cards and machines, every pair "
                              "worked out."), models=f.count(len(catalogue.models)), cards=f.count(len(catalogue.cards)))}
 

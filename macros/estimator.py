@@ -6,8 +6,10 @@ The method, as on the methodology page:
    Weights are ``parameters x bits per weight / 8``. The KV cache comes from the
    attention layout when the record has one (``kv_cache_gb``), otherwise from a
    per-token estimate; both grow with the context length.
+   A vision-language model adds its vision encoder at F16 (llama.cpp's mmproj file).
 2. **Fit**: a quant fits when ``need <= fits x VRAM`` (0.90). Each card gets the
-   least-compressed quant that fits, no lower than the quality floor.
+   least-compressed quant that fits, between the quality ceiling (``max_quality``) and
+   the quality floor. A model that ships in one format (``native_format``) gets only that.
 3. **Verdict**: comfortable when ``need <= comfortable x VRAM`` (0.75), else tight.
 4. **Speed** (one request, decoding): generation reads every weight it uses once per
    token, so ``tok/s = bandwidth / bytes read per token x efficiency``. A
@@ -65,6 +67,8 @@ class Quant:
     name: str
     bits_per_weight: float
     rank: int  # 0 = best quality
+    # Offered only to models whose weights ship in it (MXFP4: gpt-oss).
+    native_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,7 @@ class Settings:
     file: str
     context_tokens: int
     min_quality: str
+    max_quality: str
     reading_speed_tok_s: float
     vram_tiers_gb: tuple[int, ...]
     multi_gpu_counts: tuple[int, ...]
@@ -106,6 +111,7 @@ class Settings:
     shortfall_quant: str
     compute_buffer_gb: float
     kv_estimate_gb_per_1k_tokens: float
+    vision_bits_per_weight: float
     kv_bytes_per_element: dict[str, float]
     default_kv_precision: str
     quants: tuple[Quant, ...]
@@ -124,9 +130,21 @@ class Settings:
             raise DataError(self.file, "calibrations", "one of " + ", ".join(self.calibrations), name)
         return self.calibrations[name]
 
-    def allowed_quants(self, floor: str | Quant | None = None) -> tuple[Quant, ...]:
+    def allowed_quants(self, floor: str | Quant | None = None,
+                       ceiling: str | Quant | None = None) -> tuple[Quant, ...]:
+        """The quants a card may get, best first: from the ceiling down to the floor (a floor
+        above the ceiling lifts it), without the formats only some models ship in."""
         floor_quant = floor if isinstance(floor, Quant) else self.quant(floor or self.min_quality)
-        return tuple(q for q in self.quants if q.rank <= floor_quant.rank)
+        ceiling_quant = ceiling if isinstance(ceiling, Quant) else self.quant(ceiling or self.max_quality)
+        top = min(ceiling_quant.rank, floor_quant.rank)
+        return tuple(q for q in self.quants if top <= q.rank <= floor_quant.rank and not q.native_only)
+
+    def model_quants(self, model: Model, floor: str | Quant | None = None,
+                     ceiling: str | Quant | None = None) -> tuple[Quant, ...]:
+        """What a model is offered in: its native format alone, or the allowed quants."""
+        if model.native_format:
+            return (self.quant(model.native_format),)
+        return self.allowed_quants(floor, ceiling)
 
 
 def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Calibration:
@@ -174,7 +192,8 @@ def read_settings(path: Path) -> Settings:
     r = FieldReader(path, load_yaml(path))
     quants = []
     for rank, q in enumerate(r.mappings("quants")):
-        quants.append(Quant(q.text("name"), q.number("bits_per_weight", above=0, maximum=32), rank))
+        quants.append(Quant(q.text("name"), q.number("bits_per_weight", above=0, maximum=32), rank,
+                            q.boolean("native_only", required=False) or False))
         q.finish()
     if not quants:
         raise r.error("quants", "at least one quantization")
@@ -192,6 +211,7 @@ def read_settings(path: Path) -> Settings:
         file=str(path),
         context_tokens=r.integer("context_tokens", minimum=1),
         min_quality=r.text("min_quality"),
+        max_quality=r.text("max_quality"),
         reading_speed_tok_s=r.number("reading_speed_tok_s", above=0),
         vram_tiers_gb=r.integers("vram_tiers_gb"),
         multi_gpu_counts=r.integers("multi_gpu_counts", minimum=2),
@@ -201,6 +221,7 @@ def read_settings(path: Path) -> Settings:
         shortfall_quant=fit.text("shortfall_quant"),
         compute_buffer_gb=memory.number("compute_buffer_gb", minimum=0),
         kv_estimate_gb_per_1k_tokens=memory.number("kv_estimate_gb_per_1k_tokens", minimum=0),
+        vision_bits_per_weight=memory.number("vision_encoder_bits_per_weight", above=0, maximum=32),
         kv_bytes_per_element={k: kv_bytes.number(k, above=0) for k in list(kv_bytes.data)},
         default_kv_precision=memory.text("default_kv_precision"),
         quants=quants,
@@ -213,9 +234,13 @@ def read_settings(path: Path) -> Settings:
     if settings.comfortable > settings.fits:
         raise fit.error("comfortable", f"at most fits ({settings.fits})", settings.comfortable)
     names = [q.name for q in quants]
-    for reader, key, value in ((r, "min_quality", settings.min_quality), (fit, "shortfall_quant", settings.shortfall_quant)):
+    for reader, key, value in ((r, "min_quality", settings.min_quality), (r, "max_quality", settings.max_quality),
+                               (fit, "shortfall_quant", settings.shortfall_quant)):
         if value.casefold() not in {n.casefold() for n in names}:
             raise reader.error(key, "one of " + ", ".join(names), value)
+    if settings.quant(settings.max_quality).rank > settings.quant(settings.min_quality).rank:
+        raise r.error("max_quality", f"a quant at or above min_quality ({settings.min_quality})",
+                      settings.max_quality)
     if settings.default_calibration not in settings.calibrations:
         raise r.error("default_calibration", "one of " + ", ".join(settings.calibrations), settings.default_calibration)
     if settings.default_kv_precision not in settings.kv_bytes_per_element:
@@ -240,7 +265,8 @@ def kv_cache_gb(arch: Architecture, context: int, bytes_per_element: float) -> f
 
     Grouped-query (and multi-head, multi-query) layers keep a key and a value of
     ``kv_heads x head_dim`` per token; sliding-window layers keep at most their
-    window; latent attention keeps one compressed vector per token and layer.
+    window; latent attention keeps one compressed vector per token and layer;
+    linear-attention (and SSM) layers keep a fixed state and no per-token cache.
 
     >>> llama_8b = Architecture(layers=32, attention="gqa", kv_heads=8, head_dim=128)
     >>> round(kv_cache_gb(llama_8b, 4096, 2.0), 3)
@@ -248,12 +274,12 @@ def kv_cache_gb(arch: Architecture, context: int, bytes_per_element: float) -> f
     """
     if arch.attention == "mla":
         per_token_layer = (arch.kv_lora_rank + arch.rope_head_dim) * bytes_per_element
-        return arch.layers * context * per_token_layer / 1e9
+        return (arch.layers - (arch.linear_attention_layers or 0)) * context * per_token_layer / 1e9
     per_token_layer = 2 * arch.kv_heads * arch.head_dim * bytes_per_element
     window_layers = arch.sliding_window_layers if arch.sliding_window else 0
     if arch.sliding_window and arch.sliding_window_layers is None:
         window_layers = arch.layers
-    full_layers = arch.layers - window_layers
+    full_layers = arch.layers - window_layers - (arch.linear_attention_layers or 0)
     window_tokens = min(context, arch.sliding_window or context)
     return per_token_layer * (full_layers * context + window_layers * window_tokens) / 1e9
 
@@ -264,10 +290,11 @@ class Memory:
     kv_gb: float
     buffer_gb: float
     from_architecture: bool
+    vision_gb: float = 0.0  # vision encoder, F16
 
     @property
     def total_gb(self) -> float:
-        return self.weights_gb + self.kv_gb + self.buffer_gb
+        return self.weights_gb + self.kv_gb + self.buffer_gb + self.vision_gb
 
 
 def memory_needed(model: Model, quant: Quant, context: int, settings: Settings,
@@ -283,7 +310,12 @@ def memory_needed(model: Model, quant: Quant, context: int, settings: Settings,
         scale = bytes_per_element / settings.kv_bytes_per_element[settings.default_kv_precision]
         kv = settings.kv_estimate_gb_per_1k_tokens * context / 1000 * scale
     return Memory(weights_gb(model.parameters_b, quant), kv, settings.compute_buffer_gb,
-                  model.architecture is not None)
+                  model.architecture is not None, vision_gb(model, settings))
+
+
+def vision_gb(model: Model, settings: Settings) -> float:
+    """The vision encoder, loaded apart from the language model at F16 (llama.cpp's mmproj)."""
+    return (model.vision_encoder_b or 0.0) * settings.vision_bits_per_weight / 8
 
 
 # ---------------------------------------------------------------- speed
@@ -356,13 +388,18 @@ def verdict(need_gb: float, vram_gb: float, settings: Settings) -> str:
 
 def candidate_memories(model: Model, settings: Settings, context: int | None = None,
                        floor: str | None = None, quant: str | None = None,
-                       kv_precision: str | None = None) -> tuple[tuple[Quant, Memory], ...]:
+                       kv_precision: str | None = None,
+                       ceiling: str | None = None) -> tuple[tuple[Quant, Memory], ...]:
     """The quants a card may get, best first, with the memory each needs.
 
-    The same for every card, so a page computes them once.
+    The same for every card, so a page computes them once. A model that ships in one
+    format is offered only in it, whatever the floor, ceiling or quant asked for.
     """
     context = context or settings.context_tokens
-    quants = (settings.quant(quant),) if quant else settings.allowed_quants(floor)
+    if model.native_format or not quant:
+        quants = settings.model_quants(model, floor, ceiling)
+    else:
+        quants = (settings.quant(quant),)
     return tuple((q, memory_needed(model, q, context, settings, kv_precision)) for q in quants)
 
 

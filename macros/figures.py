@@ -78,9 +78,12 @@ def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
         return None
     card = max(misses, key=lambda e: (e.card.vram_gb, e.card.bandwidth_gb_s,
                                       e.card.released or 0)).card
-    shortfall_quant = settings.quant(settings.shortfall_quant)
-    floor_quant = settings.quant(floor)
-    quant = min(shortfall_quant, floor_quant, key=lambda q: q.rank)
+    if model.native_format:
+        quant = settings.quant(model.native_format)
+    else:
+        shortfall_quant = settings.quant(settings.shortfall_quant)
+        floor_quant = settings.quant(floor)
+        quant = min(shortfall_quant, floor_quant, key=lambda q: q.rank)
     need = memory_needed(model, quant, context, settings, kv_precision).total_gb
     return NearestMiss(card, quant.name, need, need - settings.fits * card.vram_gb)
 
@@ -103,11 +106,11 @@ def multi_card(model: Model, cards: Sequence[Card], settings: Settings, calibrat
 def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
                   calibration: Calibration | None = None, context: int | None = None,
                   floor: str | None = None, quant: str | None = None,
-                  kv_precision: str | None = None) -> ModelFigures:
+                  kv_precision: str | None = None, ceiling: str | None = None) -> ModelFigures:
     calibration = calibration or settings.calibration()
     context = context or settings.context_tokens
     floor = settings.quant(floor or settings.min_quality).name
-    candidates = candidate_memories(model, settings, context, floor, quant, kv_precision)
+    candidates = candidate_memories(model, settings, context, floor, quant, kv_precision, ceiling)
     estimates = [estimate(model, card, settings, calibration, candidates=candidates) for card in cards]
     rows = tuple(sorted((e for e in estimates if e.fits), key=speed_order))
     misses = tuple(sorted((e for e in estimates if not e.fits),

@@ -171,6 +171,8 @@ class ModelPageBuilder:
         meta.append(str(p.t(N_("{params} parameters"), params=v["params"])))
         if m.published:
             meta.append(v["month"])
+        if m.checked:
+            meta.append(str(p.t(N_("data last checked {date}"), date=f.day(m.checked))))
         return ModelPage(
             language=p.language,
             model=m,
@@ -292,6 +294,10 @@ class ModelPageBuilder:
              if m.training_tokens else None),
             (N_("Epochs"), f.decimal(m.epochs, 0 if m.epochs.is_integer() else 1) if m.epochs else None),
             (N_("Batch size"), str(p.t(N_("{tokens} tokens"), tokens=f.count(m.batch_size))) if m.batch_size else None),
+            (N_("Vision encoder"), str(p.t(N_("{params}, loaded beside the model at F16"),
+                                           params=f.parameters(m.vision_encoder_b))) if m.vision_encoder_b else None),
+            (N_("Format it ships in"), str(p.t(N_("{quant}, the only format we rate it in"), quant=m.native_format))
+             if m.native_format else None),
         )
         arch = m.architecture
         if arch:
@@ -299,6 +305,8 @@ class ModelPageBuilder:
                 (N_("Layers"), f.count(arch.layers)),
                 (N_("Attention"), p.term(vocabulary.ATTENTION_KINDS[arch.attention])),
                 (N_("Key-value heads"), f.count(arch.kv_heads) if arch.kv_heads else None),
+                (N_("Layers without a KV cache (linear attention)"),
+                 f.count(arch.linear_attention_layers) if arch.linear_attention_layers else None),
                 (N_("Sliding window"), str(p.t(N_("{tokens} tokens"), tokens=f.count(arch.sliding_window)))
                  if arch.sliding_window else None),
             )
@@ -670,6 +678,10 @@ class ModelPageBuilder:
         for s in m.sources:
             if not m.reference or s.title != m.reference.title:
                 out.append((g(N_("Source")), s.title, s.url))
+        if m.huggingface:
+            out.append((g(N_("Hugging Face")), m.huggingface, m.huggingface_url))
         if m.last_updated:
             out.append((g(N_("Last update of the record")), f.day(m.last_updated), None))
+        if m.checked:
+            out.append((g(N_("Data last checked")), f.day(m.checked), None))
         return out

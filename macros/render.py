@@ -103,7 +103,7 @@ class Renderer:
         inputs = {
             "context": self.settings.context_tokens,
             "floor": self.settings.min_quality,
-            "quants": [q.name for q in self.settings.quants],
+            "quants": [q.name for q in self.settings.quants if not q.native_only],
             "tiers": [{"value": t, "label": p.fmt.vram(t)} for t in self.settings.vram_tiers_gb],
             # the default precision first
             "kv": sorted(self.settings.kv_bytes_per_element, key=lambda k: k != self.settings.default_kv_precision),
