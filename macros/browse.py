@@ -36,6 +36,7 @@ def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[
     for card in catalogue.cards:
         runs = table.models_run(card.id)
         grouped[card.vendor][card.vram_gb].append({"id": card.id, "name": card.name,
+                                                   "aliases": " ".join(card.aliases),
                                                    "bandwidth": f.bandwidth(card.bandwidth_gb_s),
                                                    "runs": str(p.n(NP_("{count} model", "{count} models"), runs))})
     return [{"vendor": vendor, "id": vendor.casefold(),

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from .catalogue import Card, Model, load_catalogue, read_model
 from .errors import DataError
-from .estimator import Estimate, load_settings
+from .estimator import Estimate, Quant, load_settings
 from .figures import ModelFigures, model_figures
 
 
@@ -121,16 +121,26 @@ def command_models(args) -> None:
 def command_cards(args) -> None:
     cards = load_catalogue().cards
     if args.search:
-        words = args.search.casefold().split()
-        cards = [c for c in cards if all(w in f"{c.name} {c.vendor} {c.id}".casefold() for w in words)]
+        cards = [c for c in cards if c.matches(args.search)]
     if args.json:
         print(json.dumps([{**card_json(c), "memory_type": c.memory_type, "architecture": c.architecture,
-                           "unified": c.unified} for c in cards], ensure_ascii=False, indent=2))
+                           "unified": c.unified, "aliases": list(c.aliases)} for c in cards],
+                         ensure_ascii=False, indent=2))
         return
-    print(table(["id", "name", "vendor", "VRAM GB", "GB/s", "released", "memory"],
+    print(table(["id", "name", "vendor", "VRAM GB", "GB/s", "released", "memory", "also sold as"],
                 [[c.id, c.name, c.vendor, number(c.vram_gb, 0), number(c.bandwidth_gb_s, 0),
-                  c.released_month, c.memory_type] for c in cards], right={3, 4}))
+                  c.released_month, c.memory_type, ", ".join(c.aliases)] for c in cards], right={3, 4}))
     print(f"{len(cards)} cards")
+
+
+def check_native(model: Model, quant: Quant) -> None:
+    """A model that ships in one format is judged only in it; a native-only format only for its models."""
+    if model.native_format and quant.name != model.native_format:
+        raise DataError("command line", "--quant",
+                        f"{model.native_format} ({model.id} ships only in that format)", quant.name)
+    if quant.native_only and model.native_format != quant.name:
+        raise DataError("command line", "--quant",
+                        f"a quant other than {quant.name} (offered only for models that ship in it)", quant.name)
 
 
 def command_estimate(args) -> None:
@@ -142,14 +152,17 @@ def command_estimate(args) -> None:
         model = catalogue.model(args.model)
     else:
         raise DataError("command line", "MODEL", "a model id or --model-file PATH")
-    for option, value in (("--quant", args.quant), ("--min-quality", args.min_quality)):
+    for option, value in (("--quant", args.quant), ("--min-quality", args.min_quality),
+                          ("--max-quality", args.max_quality)):
         if value is not None and value.casefold() not in {q.name.casefold() for q in settings.quants}:
             raise DataError("command line", option, "one of " + ", ".join(q.name for q in settings.quants), value)
+    if args.quant is not None:
+        check_native(model, settings.quant(args.quant))
     if args.context is not None and args.context < 1:
         raise DataError("command line", "--context", "a positive number of tokens", args.context)
     figures = model_figures(model, catalogue.cards, settings, settings.calibration(args.calibration),
                             context=args.context, floor=args.min_quality, quant=args.quant,
-                            kv_precision=args.kv_cache)
+                            kv_precision=args.kv_cache, ceiling=args.max_quality)
     if args.json:
         print(json.dumps(figures_json(figures, args.all), ensure_ascii=False, indent=2))
     else:
@@ -171,6 +184,8 @@ def parser() -> argparse.ArgumentParser:
     est.add_argument("--model-file", metavar="PATH", help="a model YAML file outside the catalogue")
     est.add_argument("--context", type=int, metavar="N", help="context length in tokens")
     est.add_argument("--min-quality", metavar="QUANT", help="most compressed quant allowed")
+    est.add_argument("--max-quality", metavar="QUANT",
+                     help="least compressed quant allowed (default Q8_0; F16 for unquantized)")
     est.add_argument("--quant", metavar="QUANT", help="judge every card at this one quant")
     est.add_argument("--kv-cache", metavar="PRECISION", help="KV cache precision (f16, q8_0)")
     est.add_argument("--calibration", metavar="NAME", help="calibration from data/estimator.yaml")

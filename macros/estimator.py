@@ -406,12 +406,14 @@ def candidate_memories(model: Model, settings: Settings, context: int | None = N
 def estimate(model: Model, card: Card, settings: Settings, calibration: Calibration,
              context: int | None = None, floor: str | None = None,
              quant: str | None = None, kv_precision: str | None = None,
-             candidates: tuple[tuple[Quant, Memory], ...] | None = None) -> Estimate:
+             candidates: tuple[tuple[Quant, Memory], ...] | None = None,
+             ceiling: str | None = None) -> Estimate:
     """The estimate for one card: the least-compressed allowed quant that fits.
 
     With ``quant`` the card is judged at that one quant instead.
     """
-    candidates = candidates or candidate_memories(model, settings, context, floor, quant, kv_precision)
+    if candidates is None:  # (an empty tuple is an answer: nothing is allowed)
+        candidates = candidate_memories(model, settings, context, floor, quant, kv_precision, ceiling)
     for candidate, memory in candidates:
         fit = verdict(memory.total_gb, card.vram_gb, settings)
         if fit != "none":

@@ -50,6 +50,7 @@ def settings_data(s: Settings) -> dict:
     return {
         "context_tokens": s.context_tokens,
         "min_quality": s.min_quality,
+        "max_quality": s.max_quality,
         "reading_speed_tok_s": s.reading_speed_tok_s,
         "vram_tiers_gb": list(s.vram_tiers_gb),
         "fit": {"fits": s.fits, "comfortable": s.comfortable},
@@ -58,9 +59,11 @@ def settings_data(s: Settings) -> dict:
             "kv_estimate_gb_per_1k_tokens": s.kv_estimate_gb_per_1k_tokens,
             "kv_bytes_per_element": dict(s.kv_bytes_per_element),
             "default_kv_precision": s.default_kv_precision,
+            "vision_encoder_bits_per_weight": s.vision_bits_per_weight,
         },
         # Best quality first, as in data/estimator.yaml: the order is the rank.
-        "quants": [{"name": q.name, "bits_per_weight": q.bits_per_weight} for q in s.quants],
+        "quants": [{"name": q.name, "bits_per_weight": q.bits_per_weight, **({"native_only": True} if q.native_only else {})}
+                   for q in s.quants],
     }
 
 
@@ -74,6 +77,7 @@ def card_data(c: Card) -> dict:
         "released": c.released.isoformat() if c.released else None,
         "memory_type": c.memory_type,
         "architecture": c.architecture,
+        **({"aliases": list(c.aliases)} if c.aliases else {}),
     }
 
 
@@ -82,6 +86,8 @@ def model_data(m: Model) -> dict:
     return {
         "parameters_b": m.parameters_b,
         "active_parameters_b": m.active_parameters_b,
+        **({"vision_encoder_b": m.vision_encoder_b} if m.vision_encoder_b else {}),
+        **({"native_format": m.native_format} if m.native_format else {}),
         "architecture": {k: v for k, v in dataclasses.asdict(arch).items() if v is not None} if arch else None,
     }
 

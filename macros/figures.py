@@ -72,14 +72,16 @@ def smallest_order(e: Estimate) -> tuple:
 
 
 def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
-                 context: int, floor: str, kv_precision: str | None) -> NearestMiss | None:
+                 context: int, floor: str, kv_precision: str | None,
+                 quant_name: str | None = None) -> NearestMiss | None:
     """The largest card that cannot run it, and by how much it falls short."""
     if not misses:
         return None
     card = max(misses, key=lambda e: (e.card.vram_gb, e.card.bandwidth_gb_s,
                                       e.card.released or 0)).card
-    if model.native_format:
-        quant = settings.quant(model.native_format)
+    if model.native_format or quant_name:
+        # the one quant every card was judged at
+        quant = settings.quant(model.native_format or quant_name)
     else:
         shortfall_quant = settings.quant(settings.shortfall_quant)
         floor_quant = settings.quant(floor)
@@ -135,7 +137,7 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
         smallest=min(rows, key=smallest_order) if rows else None,
         fastest=rows[0] if rows else None,
         slowest=rows[-1] if rows else None,
-        nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision),
+        nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision, quant),
         tiers=tiers,
         multi=None if rows else multi_card(model, cards, settings, calibration, candidates),
     )

@@ -8,6 +8,7 @@ Babel's, and on a built page it must reproduce the static table and tiles exactl
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import random
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from macros.catalogue import Catalogue
 from macros.estimator import estimate
 from macros.export import site_data, write_site_data
 from macros.figures import model_figures
@@ -44,11 +46,33 @@ def run_node(tmp_path: Path, task: str, cases: list, data_path: Path | None) -> 
     return json.loads(result.stdout)["answers"]
 
 
+def variants(model) -> list:
+    """The layouts only some records have, on copies of a catalogue model: a vision encoder, a
+    native format, linear-attention layers (with the sliding-window layers kept)."""
+    out = [dataclasses.replace(model, id=model.id + "-vision", name=model.name + " V", vision_encoder_b=0.4),
+           dataclasses.replace(model, id=model.id + "-native", name=model.name + " N", native_format="MXFP4")]
+    arch = model.architecture
+    if arch:
+        free = arch.layers - (arch.sliding_window_layers or 0)
+        out.append(dataclasses.replace(model, id=model.id + "-linear", name=model.name + " L",
+                                       architecture=dataclasses.replace(arch, linear_attention_layers=free * 3 // 4)))
+    return out
+
+
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory, catalogue, settings):
+def extended(catalogue):
+    """The catalogue plus variants of a few models (sliding window, MLA, MoE, dense, no layout)."""
+    chosen = ["gemma-2-9b", "deepseek-r1", "qwen3-30b-a3b", "llama-3.1-8b", "glm-130b"]
+    extra = [v for model_id in chosen if model_id in catalogue.models_by_id
+             for v in variants(catalogue.model(model_id))]
+    return Catalogue(cards=catalogue.cards, models=catalogue.models + tuple(extra))
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory, extended, settings):
     """The exported data, written as the build writes it."""
     folder = tmp_path_factory.mktemp("export")
-    return write_site_data(folder, site_data(catalogue, settings))
+    return write_site_data(folder, site_data(extended, settings))
 
 
 def random_context(rng: random.Random) -> int:
@@ -61,15 +85,19 @@ def one_decimal(value):
     return None if value is None else round(value, 1)
 
 
-def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, catalogue, settings):
+def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, extended, settings):
+    catalogue = extended
     rng = random.Random(SEED)
     quants = [q.name for q in settings.quants]
+    variant_models = [m for m in catalogue.models if m.id.endswith(("-vision", "-native", "-linear"))]
     cases = []
     for calibration in settings.calibrations:
         for _ in range(CASES):
-            cases.append({"model": rng.choice(catalogue.models).id, "card": rng.choice(catalogue.cards).id,
+            model = rng.choice(variant_models if rng.random() < 0.3 else catalogue.models)
+            cases.append({"model": model.id, "card": rng.choice(catalogue.cards).id,
                           "context": random_context(rng), "floor": rng.choice(quants), "calibration": calibration,
-                          "kv": rng.choice(sorted(settings.kv_bytes_per_element))})
+                          "kv": rng.choice(sorted(settings.kv_bytes_per_element)),
+                          "ceiling": rng.choice(quants + [None, None])})
     answers = run_node(tmp_path, "estimates", cases, exported)
     assert len(answers) == len(cases)
 
@@ -77,7 +105,7 @@ def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, catalog
     for case, js in zip(cases, answers):
         py = estimate(catalogue.model(case["model"]), catalogue.card(case["card"]), settings,
                       settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"],
-                      kv_precision=case["kv"])
+                      kv_precision=case["kv"], ceiling=case["ceiling"])
         verdicts[case["calibration"], py.fit] += 1
         expected = {"quant": py.quant.name if py.quant else None, "fit": py.fit,
                     "need_gb": one_decimal(py.need_gb), "tok_s": one_decimal(py.tok_s),
@@ -97,20 +125,26 @@ def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, catalog
             assert verdicts[calibration, fit] >= 20, (calibration, fit, verdicts)
 
 
-def test_js_figures_rank_cards_as_python_does(tmp_path, exported, catalogue, settings):
+def test_js_figures_rank_cards_as_python_does(tmp_path, exported, extended, settings):
     """Over the whole catalogue: the same fitting cards in the same order, the same misses,
     smallest and fastest card (the table and tiles of a page)."""
+    catalogue = extended
     rng = random.Random(SEED + 1)
     quants = [q.name for q in settings.quants]
-    cases = [{"model": "glm-4.1v-thinking", "context": 131072, "floor": "Q8_0", "calibration": "seed"}]
+    cases = [{"model": "glm-4.1v-thinking", "context": 131072, "floor": "Q8_0", "calibration": "seed"},
+             {"model": "llama-3.1-8b-vision", "context": 8192, "floor": "Q3_K_M", "ceiling": "F16",
+              "calibration": "measured"},
+             {"model": "qwen3-30b-a3b-native", "context": 32768, "floor": "Q8_0", "calibration": "measured"}]
     for calibration in settings.calibrations:
         for _ in range(15):
             cases.append({"model": rng.choice(catalogue.models).id, "context": random_context(rng),
-                          "floor": rng.choice(quants), "calibration": calibration})
+                          "floor": rng.choice(quants), "calibration": calibration,
+                          "ceiling": rng.choice(quants + [None])})
     answers = run_node(tmp_path, "figures", cases, exported)
     for case, js in zip(cases, answers):
         fig = model_figures(catalogue.model(case["model"]), catalogue.cards, settings,
-                            settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"])
+                            settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"],
+                            ceiling=case.get("ceiling"))
         assert js["cards_total"] == fig.cards_total
         assert js["rows"] == [e.card.id for e in fig.rows], case
         assert js["misses"] == [e.card.id for e in fig.misses], case

@@ -17,7 +17,8 @@
     function apply() {
       var words = input.value.toLocaleLowerCase().split(/\s+/).filter(Boolean);
       rowsOf(target).forEach(function (row) {
-        var text = row.textContent.toLocaleLowerCase();
+        // data-search: the names a card is also sold under ("RTX 4070 Laptop")
+        var text = (row.textContent + " " + (row.dataset.search || "")).toLocaleLowerCase();
         row.hidden = !words.every(function (word) { return text.indexOf(word) >= 0; });
       });
     }

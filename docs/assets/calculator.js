@@ -19,17 +19,32 @@
     var wanted = String(name).toLowerCase();
     for (var rank = 0; rank < settings.quants.length; rank++) {
       var q = settings.quants[rank];
-      if (q.name.toLowerCase() === wanted) return { name: q.name, bits_per_weight: q.bits_per_weight, rank: rank };
+      if (q.name.toLowerCase() === wanted) {
+        return { name: q.name, bits_per_weight: q.bits_per_weight, rank: rank, native_only: !!q.native_only };
+      }
     }
     return null;
   }
 
-  function allowedQuants(settings, floor) {
+  // From the quality ceiling down to the floor (a floor above the ceiling lifts it), without
+  // the formats only some models ship in.
+  function allowedQuants(settings, floor, ceiling) {
     var floorQuant = quant(settings, floor || settings.min_quality);
     if (!floorQuant) throw new Error("unknown quant: " + floor);
+    var ceilingQuant = quant(settings, ceiling || settings.max_quality);
+    if (!ceilingQuant) throw new Error("unknown quant: " + ceiling);
     var out = [];
-    for (var rank = 0; rank <= floorQuant.rank; rank++) out.push(quant(settings, settings.quants[rank].name));
+    for (var rank = Math.min(ceilingQuant.rank, floorQuant.rank); rank <= floorQuant.rank; rank++) {
+      var q = quant(settings, settings.quants[rank].name);
+      if (!q.native_only) out.push(q);
+    }
     return out;
+  }
+
+  // A model that ships in one format is offered only in it.
+  function modelQuants(settings, model, floor, ceiling) {
+    if (model.native_format) return [quant(settings, model.native_format)];
+    return allowedQuants(settings, floor, ceiling);
   }
 
   function weightsGb(parametersB, q) {
@@ -41,12 +56,12 @@
     var perTokenLayer;
     if (arch.attention === "mla") {
       perTokenLayer = (arch.kv_lora_rank + arch.rope_head_dim) * bytesPerElement;
-      return arch.layers * context * perTokenLayer / 1e9;
+      return (arch.layers - (arch.linear_attention_layers || 0)) * context * perTokenLayer / 1e9;
     }
     perTokenLayer = 2 * arch.kv_heads * arch.head_dim * bytesPerElement;
     var windowSize = arch.sliding_window || 0;
     var windowLayers = windowSize ? (arch.sliding_window_layers == null ? arch.layers : arch.sliding_window_layers) : 0;
-    var fullLayers = arch.layers - windowLayers;
+    var fullLayers = arch.layers - windowLayers - (arch.linear_attention_layers || 0);
     var windowTokens = Math.min(context, windowSize || context);
     return perTokenLayer * (fullLayers * context + windowLayers * windowTokens) / 1e9;
   }
@@ -63,8 +78,10 @@
       kv = memory.kv_estimate_gb_per_1k_tokens * context / 1000 * scale;
     }
     var weights = weightsGb(model.parameters_b, q);
-    return { weights_gb: weights, kv_gb: kv, buffer_gb: memory.compute_buffer_gb,
-             total_gb: weights + kv + memory.compute_buffer_gb, from_architecture: !!model.architecture };
+    // the vision encoder, loaded apart at F16 (llama.cpp's mmproj)
+    var vision = (model.vision_encoder_b || 0) * memory.vision_encoder_bits_per_weight / 8;
+    return { weights_gb: weights, kv_gb: kv, buffer_gb: memory.compute_buffer_gb, vision_gb: vision,
+             total_gb: weights + kv + memory.compute_buffer_gb + vision, from_architecture: !!model.architecture };
   }
 
   // Share of the bandwidth bound a card reaches at a quant: the memory type's factor when
@@ -91,8 +108,8 @@
   }
 
   // The quants a card may get, best first, with the memory each needs: the same for every card.
-  function candidateMemories(model, settings, context, floor, kvPrecision) {
-    return allowedQuants(settings, floor).map(function (q) {
+  function candidateMemories(model, settings, context, floor, kvPrecision, ceiling) {
+    return modelQuants(settings, model, floor, ceiling).map(function (q) {
       return { quant: q, memory: memoryNeeded(model, q, context, settings, kvPrecision) };
     });
   }
@@ -159,7 +176,7 @@
     if (!model) throw new Error("unknown model: " + modelId);
     var context = options.context || settings.context_tokens;
     var floor = quant(settings, options.floor || settings.min_quality).name;
-    var candidates = candidateMemories(model, settings, context, floor, options.kvPrecision);
+    var candidates = candidateMemories(model, settings, context, floor, options.kvPrecision, options.ceiling);
     var rows = [], misses = [];
     data.cards.forEach(function (card) {
       var e = estimate(model, card, settings, calibration, candidates);
@@ -184,7 +201,8 @@
     if (!model || !card) throw new Error("unknown model or card: " + modelId + ", " + cardId);
     var calibration = data.calibrations[options.calibration || data.calibration];
     var candidates = candidateMemories(model, settings, options.context || settings.context_tokens,
-                                       options.floor || settings.min_quality, options.kvPrecision);
+                                       options.floor || settings.min_quality, options.kvPrecision,
+                                       options.ceiling);
     return estimate(model, card, settings, calibration, candidates);
   }
 
@@ -398,7 +416,7 @@
   }
 
   function matchesSearch(card, words) {
-    var text = (card.name + " " + card.vendor).toLowerCase();
+    var text = [card.name, card.vendor].concat(card.aliases || []).join(" ").toLowerCase();
     return words.every(function (word) { return text.indexOf(word) >= 0; });
   }
 
@@ -414,7 +432,7 @@
   }
 
   var api = {
-    quant: quant, allowedQuants: allowedQuants, weightsGb: weightsGb, kvCacheGb: kvCacheGb,
+    quant: quant, allowedQuants: allowedQuants, modelQuants: modelQuants, weightsGb: weightsGb, kvCacheGb: kvCacheGb,
     memoryNeeded: memoryNeeded, efficiency: efficiency, tokensPerSecond: tokensPerSecond, verdict: verdict,
     candidateMemories: candidateMemories, estimate: estimate, estimateOne: estimateOne, modelFigures: modelFigures,
     roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, rowHtml: rowHtml, rowsHtml: rowsHtml,

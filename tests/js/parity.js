@@ -3,7 +3,7 @@
 //   node tests/js/parity.js REQUEST.json > ANSWER.json
 //
 // REQUEST: {"data": path of the exported tps-data.json, "task": ..., "cases": [...]}, tasks:
-//   estimates  [{model, card, context, floor, calibration}] -> [{quant, fit, need_gb, tok_s, ...}]
+//   estimates  [{model, card, context, floor, ceiling, calibration}] -> [{quant, fit, need_gb, tok_s, ...}]
 //   figures    [{model, context, floor, calibration}]       -> [{rows, misses, smallest, fastest}] (card ids)
 //   format     [{language, units, calls: [[method, ...args]]}] -> [[text, ...]]
 //   page       [{labels, state}] -> [{rows_html, tiles_html}] (labels: a page's tps-calculator JSON)
@@ -17,7 +17,7 @@ const request = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const data = request.data ? JSON.parse(fs.readFileSync(request.data, "utf8")) : null;
 
 function options(c) {
-  return { context: c.context, floor: c.floor, calibration: c.calibration, kvPrecision: c.kv };
+  return { context: c.context, floor: c.floor, calibration: c.calibration, kvPrecision: c.kv, ceiling: c.ceiling };
 }
 
 const tasks = {
