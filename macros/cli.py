@@ -169,6 +169,16 @@ def command_estimate(args) -> None:
         print_figures(figures, args.all)
 
 
+def command_catalogue_check(args) -> int:
+    from .catalogue import DATA_DIR
+    from .catalogue_check import check_catalogue, print_report
+
+    path = DATA_DIR / "gpu-corrections.yaml"
+    report = check_catalogue(load_catalogue().cards, path)
+    print_report(report, "data/gpu-corrections.yaml")
+    return 0 if report.ok else 1
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tps-atlas", description="Which GPU can run this model, and how fast?")
     sub = p.add_subparsers(dest="command", required=True)
@@ -192,6 +202,12 @@ def parser() -> argparse.ArgumentParser:
     est.add_argument("--all", action="store_true", help="also list the cards that cannot run it")
     est.add_argument("--json", action="store_true")
     est.set_defaults(run=command_estimate)
+    catalogue = sub.add_parser("catalogue", help="check the card catalogue")
+    catalogue_sub = catalogue.add_subparsers(dest="action", required=True)
+    check = catalogue_sub.add_parser(
+        "check", help="list placeholder, duplicate and unified-as-discrete cards not fixed or accepted in "
+                      "data/gpu-corrections.yaml; exit status 1 while any is left")
+    check.set_defaults(run=command_catalogue_check)
     from .i18n_cli import add_i18n_commands
     add_i18n_commands(sub)
     return p
