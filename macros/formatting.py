@@ -81,9 +81,14 @@ class Formatter:
     def unit(self, symbol: str) -> str:
         return UNITS.get(self.language, {}).get(symbol, symbol)
 
+    @property
+    def unit_space(self) -> str:
+        """What joins a number and its unit: a no-break space in French (the calculator needs it too)."""
+        return UNIT_SPACE.get(self.language, " ")
+
     def with_unit(self, number: str, symbol: str) -> str:
         """``number`` and its unit, joined by a no-break space where the language wants one."""
-        return f"{number}{UNIT_SPACE.get(self.language, ' ')}{self.unit(symbol)}"
+        return f"{number}{self.unit_space}{self.unit(symbol)}"
 
     def decimal(self, value: float, digits: int = 1) -> str:
         """A number with exactly ``digits`` decimals, grouped the local way."""
