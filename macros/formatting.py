@@ -109,6 +109,18 @@ class Formatter:
         return self.decimal(value, 1 if value >= 10 else 2 if value < 1 else 1)
 
     def gb(self, value: float, digits: int = 1) -> str:
+        """Memory, one precision per page: one decimal from 1 GB up whatever the caller asks
+        ("108,9 GB" in the sum and in the sentence); below 1 GB the decimals asked for, without
+        trailing zeros ("0,18 GB", "0,5 GB", "0,045 GB").
+
+        >>> nl = Formatter("nl")
+        >>> nl.gb(108.875, 2), nl.gb(0.18, 2), nl.gb(0.5, 2), nl.gb(0.045, 3), nl.gb(64, 0)
+        ('108,9 GB', '0,18 GB', '0,5 GB', '0,045 GB', '64 GB')
+        """
+        if value >= 1:
+            digits = min(digits, 1)
+        while digits > 1 and round(value, digits) == round(value, digits - 1):
+            digits -= 1
         return self.with_unit(self.decimal(value, digits), "GB")
 
     def vram(self, value: float) -> str:
