@@ -47,7 +47,7 @@ ALLOWED = ("GPU", "GPUs", "tok/s", "MoE", "KV", "GQA", "MLA", "MHA", "MQA", "lla
            "mixture-of-experts", "Mixture-of-Experts", "grouped-query attention", "Grouped-Query Attention",
            "multi-head latent attention", "Multi-Head Latent Attention", "multi-head attention",
            "multi-query attention", "Multi-Head Attention", "Multi-Query Attention", "dense", "Material for MkDocs")
-ALLOWED_BY_LANGUAGE = {"nl": ("model card",), "fr": (), "de": ()}
+ALLOWED_BY_LANGUAGE = {"nl": ("sliding window", "latent attention"), "fr": (), "de": ("Sliding Window", "Latent Attention")}
 
 # French units and the punctuation that takes a (narrow) no-break space before it.
 FRENCH_UNITS = re.compile(r"(?:\d|\})( ?)(Go/s|Go|Mo|To|tok/s|ms|%|FLOP|kW|W|Md)(?![\w/])")
@@ -75,10 +75,8 @@ def english_words(text: str, language: str) -> list[str]:
     text = plain(text)
     for term in ALLOWED + ALLOWED_BY_LANGUAGE.get(language, ()):
         text = text.replace(term, " ")
-    found = [m.group(1).lower() for m in ENGLISH_WORDS.finditer(text)]
-    if "model card" in text.lower():
-        found.append("model card")
-    return [w for w in found if not (w == "card" and "model card" in found)]
+    # Longest first in the pattern: "model card" is one finding, not also "card".
+    return [m.group(1).lower() for m in ENGLISH_WORDS.finditer(text)]
 
 
 def french_spacing(text: str) -> list[str]:
