@@ -16,7 +16,7 @@ True
 (False, True)
 >>> english_words("Source : the model card", "fr"), english_words("GPU met MoE-gewichten", "nl")
 (['the', 'model card'], [])
->>> french_spacing("Débit : {tok_s} tok/s") == ["' :'", "' tok/s'"]
+>>> french_spacing("Débit : {tok_s} tok/s") == ["' tok/s'", "' :'"]
 True
 """
 
