@@ -67,3 +67,15 @@ def test_numbers_in_translated_prose_read_natively(site, language):
         if page.exists():
             problems += [f"{page.relative_to(site)}: {p}" for p in prose_problems(page, language)]
     assert not problems, f"{len(problems)} problem(s), first: " + "; ".join(problems[:8])
+
+
+@pytest.mark.parametrize("language", ["nl", "fr", "de"])
+def test_translators_guide_and_theme_strings_read_in_the_language(site, language):
+    from macros.phrases import Phrases
+    page = page_path(site, language, "translators").read_text(encoding="utf-8")
+    title = Phrases(language).gettext("Translators' guide")
+    assert title != "Translators' guide" and re.search(rf"<h1[^>]*>{re.escape(title)}", page)
+    assert "Every sentence on TPS Atlas comes from a phrase catalogue" not in page
+    assert "Made with" not in page  # Material's English footer line
+    if language == "nl":  # Material's own Dutch has "1 overeenkomende document"
+        assert "1 overeenkomend document" in page and "1 overeenkomende document" not in page
