@@ -23,7 +23,6 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.plurals import get_plural
 
 from .errors import DataError
-from .i18n_style import check_style
 from .phrases import (DOMAIN, LANGUAGES, LOCALES_DIR, consistent, placeholders, po_path, read_catalog, tags,
                       template_syntax)
 
@@ -126,6 +125,7 @@ def check(locales_dir: Path = LOCALES_DIR, languages=LANGUAGES, strict_context: 
 
 def style_check(path: Path, language: str, strict_context: bool = False) -> list[str]:
     """The style classes of one .po file (nothing if it does not read: check_catalogue says why)."""
+    from .i18n_style import check_style  # loaded when used: check_catalogue does not need it
     try:
         catalog = read_catalog(path, language)
     except DataError:

@@ -75,51 +75,6 @@ def test_wrong_plural_header(tmp_path):
     assert any("nplurals=2" in p for p in check_catalogue(path, "fr"))
 
 
-def test_the_cli_fails_and_lists_problems(tmp_path):
-    locales = tmp_path / "locales"
-    shutil.copytree(ROOT / "locales", locales)
-    po = locales / "de" / "LC_MESSAGES" / "messages.po"
-    text = po.read_text(encoding="utf-8")
-    po.write_text(text.replace('"{model}', '"{modell}', 1), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "macros", "i18n", "check", "--locales", str(locales)],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 1
-    assert "messages.po:" in result.stdout and "placeholders differ" in result.stdout
-
-
-def locales_with(tmp_path, language, msgid, msgstr):
-    """A copy of our catalogues where one message of one language is replaced."""
-    locales = tmp_path / "locales"
-    shutil.copytree(ROOT / "locales", locales)
-    po = locales / language / "LC_MESSAGES" / "messages.po"
-    lines = po.read_text(encoding="utf-8").split("\n")
-    at = lines.index(f'msgid "{msgid}"')
-    lines[at + 1] = f'msgstr "{msgstr}"'
-    po.write_text("\n".join(lines), encoding="utf-8")
-    return locales
-
-
-def test_a_missing_translation_falls_back_to_english(tmp_path):
-    locales = locales_with(tmp_path, "nl", "Fastest card", "")
-    assert Phrases("nl", locales).gettext("Fastest card") == "Fastest card"
-    assert Phrases("nl").gettext("Fastest card") != "Fastest card"
-
-
-def test_a_broken_placeholder_never_reaches_a_page(tmp_path):
-    locales = locales_with(tmp_path, "nl", "Which GPUs can run {model}?", "Welke GPU's draaien {modell}?")
-    assert str(Phrases("nl", locales).t("Which GPUs can run {model}?", model="X")) == "Which GPUs can run X?"
-
-
-def test_values_are_escaped_in_sentences():
-    sentence = Phrases("en").t("Which GPUs can run {model}?", model="<script>alert(1)</script>")
-    assert "<script>" not in sentence and "&lt;script&gt;" in sentence
-
-
-def test_every_language_has_a_catalogue():
-    for language in LANGUAGES:
-        assert translations(language) is not None
-
-
 # Style classes (macros/i18n_style.py): what makes a translated page read as generated.
 
 def style_problems(tmp_path, body, lang="nl", strict_context=False):
@@ -205,3 +160,49 @@ def test_extract_keeps_translators_comments(tmp_path):
     pot = tmp_path / "messages.pot"
     pybabel("extract", *KEYWORDS, "-c", COMMENT_TAG, "-o", str(pot), str(source))
     assert f"#. {COMMENT_TAG} {{count}} is a number of cards." in pot.read_text(encoding="utf-8")
+
+
+def test_the_cli_fails_and_lists_problems(tmp_path):
+    locales = tmp_path / "locales"
+    shutil.copytree(ROOT / "locales", locales)
+    po = locales / "de" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8")
+    po.write_text(text.replace('"{model}', '"{modell}', 1), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "macros", "i18n", "check", "--locales", str(locales)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "messages.po:" in result.stdout and "placeholders differ" in result.stdout
+
+
+def locales_with(tmp_path, language, msgid, msgstr):
+    """A copy of our catalogues where one message of one language is replaced."""
+    locales = tmp_path / "locales"
+    shutil.copytree(ROOT / "locales", locales)
+    po = locales / language / "LC_MESSAGES" / "messages.po"
+    lines = po.read_text(encoding="utf-8").split("\n")
+    at = lines.index(f'msgid "{msgid}"')
+    lines[at + 1] = f'msgstr "{msgstr}"'
+    po.write_text("\n".join(lines), encoding="utf-8")
+    return locales
+
+
+def test_a_missing_translation_falls_back_to_english(tmp_path):
+    locales = locales_with(tmp_path, "nl", "Fastest card", "")
+    assert Phrases("nl", locales).gettext("Fastest card") == "Fastest card"
+    assert Phrases("nl").gettext("Fastest card") != "Fastest card"
+
+
+def test_a_broken_placeholder_never_reaches_a_page(tmp_path):
+    locales = locales_with(tmp_path, "nl", "Which GPUs can run {model}?", "Welke GPU's draaien {modell}?")
+    assert str(Phrases("nl", locales).t("Which GPUs can run {model}?", model="X")) == "Which GPUs can run X?"
+
+
+def test_values_are_escaped_in_sentences():
+    sentence = Phrases("en").t("Which GPUs can run {model}?", model="<script>alert(1)</script>")
+    assert "<script>" not in sentence and "&lt;script&gt;" in sentence
+
+
+def test_every_language_has_a_catalogue():
+    for language in LANGUAGES:
+        assert translations(language) is not None
+
