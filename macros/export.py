@@ -161,7 +161,7 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "smallest": p.gettext(N_("Smallest card that fits")),
         "fastest": p.gettext(N_("Fastest card")),
         "no_fit": str(p.t(N_("No card in our catalogue can run {model} at these settings."), model=model.name)),
-        "units": {"GB": f.unit("GB"), "GB/s": f.unit("GB/s"), "%": f.percent(0.5).removeprefix(f.count(50))},
+        "units": {" ": f.unit_space, "GB": f.unit("GB"), "GB/s": f.unit("GB/s"), "%": f.percent(0.5).removeprefix(f.count(50))},
         "headers": headers,
         # Phrases of the worked example any row can show; the browser fills the placeholders.
         "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in WORKING_LINES],

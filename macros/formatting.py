@@ -3,7 +3,7 @@
 >>> nl, fr, en = Formatter("nl"), Formatter("fr"), Formatter("en")
 >>> nl.tok_s(29.6), nl.bandwidth(3940), nl.month(dt.date(2022, 8, 4))
 ('29,6 tok/s', '3.940 GB/s', 'augustus 2022')
->>> fr.bandwidth(3940) == "3\u202f940 Go/s"
+>>> fr.bandwidth(3940) == "3\u202f940\u00a0Go/s"
 True
 >>> fr.month(dt.date(2022, 8, 4)), en.month(dt.date(2022, 8, 4))
 ('août 2022', 'August 2022')
@@ -11,8 +11,23 @@ True
 ('3,5 × 10²³ FLOP', '4.4 × 10²⁴ FLOP')
 >>> nl.names(["A", "B", "C"]), fr.percent(0.325)
 ('A, B en C', '32,5\xa0%')
->>> en.parameters(130), nl.parameters(1.5), en.parameters(0.5)
-('130B', '1,5B', '0.5B')
+
+Parameter and token counts in words in prose, abbreviated in tables; French puts a no-break
+space before every unit:
+
+>>> de = Formatter("de")
+>>> nl.parameters(130), nl.parameters_short(1000)
+('130 miljard', '1\xa0bln.')
+>>> de.parameters(130), de.parameters_short(130), de.tokens(14.8e12)
+('130 Milliarden', '130\xa0Mrd.', '14,8 Billionen')
+>>> fr.parameters(30.5) == "30,5\u00a0milliards" and fr.tokens(36e12) == "36\u202f000\u00a0milliards"
+True
+>>> fr.gb(20) == "20,0\u00a0Go" and fr.tok_s(348) == "348\u00a0tok/s"
+True
+>>> en.parameters(0.49), en.parameters_short(8.03), nl.count(152e9), nl.count(4096)
+('490 million', '8B', '152 miljard', '4.096')
+>>> nl.count_words(1, capital=True), fr.count_words(1, feminine=True), de.count_words(2), de.count_words(13)
+('Eén', 'une', 'zwei', '13')
 """
 
 from __future__ import annotations
@@ -23,13 +38,30 @@ import math
 from babel import Locale
 from babel.dates import format_date
 from babel.lists import format_list
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_compact_decimal, format_decimal, format_percent
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 # Unit symbols differ by language: French writes octets (Go), not bytes (GB).
 UNITS = {
     "fr": {"GB": "Go", "GB/s": "Go/s", "kW": "kW"},
+}
+# French typography keeps a number and its unit (or its "milliards") on one line.
+UNIT_SPACE = {"fr": "\u00a0"}
+# Counts from here up are written in words ("152 miljard"): digit strings that long are unreadable.
+WORDS_FROM = 1e9
+# Small numbers as words, for prose that style wants spelled out ("Twee daarvan", "Deux d'entre
+# elles", "Nur eine"). Babel has no spell-out rules; twelve is where the style guides stop.
+# Index 1 per gender where the language inflects it: (neutral/masculine, feminine).
+NUMBER_WORDS = {
+    "en": ["zero", ("one", "one"), "two", "three", "four", "five", "six", "seven", "eight", "nine",
+           "ten", "eleven", "twelve"],
+    "nl": ["nul", ("één", "één"), "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen",
+           "tien", "elf", "twaalf"],
+    "fr": ["zéro", ("un", "une"), "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf",
+           "dix", "onze", "douze"],
+    "de": ["null", ("ein", "eine"), "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun",
+           "zehn", "elf", "zwölf"],
 }
 
 
@@ -41,9 +73,22 @@ class Formatter:
         self.locale = Locale.parse(language)
         self._cache: dict[tuple[float, int], str] = {}
         self._months: dict[tuple[int, int], str] = {}
+        self._words: dict[tuple[float, bool], str] = {}
+
+    def __repr__(self) -> str:
+        return f"<Formatter {self.language}>"
 
     def unit(self, symbol: str) -> str:
         return UNITS.get(self.language, {}).get(symbol, symbol)
+
+    @property
+    def unit_space(self) -> str:
+        """What joins a number and its unit: a no-break space in French (the calculator needs it too)."""
+        return UNIT_SPACE.get(self.language, " ")
+
+    def with_unit(self, number: str, symbol: str) -> str:
+        """``number`` and its unit, joined by a no-break space where the language wants one."""
+        return f"{number}{self.unit_space}{self.unit(symbol)}"
 
     def decimal(self, value: float, digits: int = 1) -> str:
         """A number with exactly ``digits`` decimals, grouped the local way."""
@@ -64,18 +109,29 @@ class Formatter:
         return self.decimal(value, 1 if value >= 10 else 2 if value < 1 else 1)
 
     def gb(self, value: float, digits: int = 1) -> str:
-        return f"{self.decimal(value, digits)} {self.unit('GB')}"
+        """Memory, one precision per page: one decimal from 1 GB up whatever the caller asks
+        ("108,9 GB" in the sum and in the sentence); below 1 GB the decimals asked for, without
+        trailing zeros ("0,18 GB", "0,5 GB", "0,045 GB").
+
+        >>> nl = Formatter("nl")
+        >>> nl.gb(108.875, 2), nl.gb(0.18, 2), nl.gb(0.5, 2), nl.gb(0.045, 3), nl.gb(64, 0)
+        ('108,9 GB', '0,18 GB', '0,5 GB', '0,045 GB', '64 GB')
+        """
+        if value >= 1:
+            digits = min(digits, 1)
+        while digits > 1 and round(value, digits) == round(value, digits - 1):
+            digits -= 1
+        return self.with_unit(self.decimal(value, digits), "GB")
 
     def vram(self, value: float) -> str:
         digits = 0 if float(value).is_integer() else 1
         return self.gb(value, digits)
 
     def bandwidth(self, value: float) -> str:
-        return f"{self.integer(value)} {self.unit('GB/s')}" if value >= 100 else \
-            f"{self.decimal(value, 1)} {self.unit('GB/s')}"
+        return self.with_unit(self.integer(value) if value >= 100 else self.decimal(value, 1), "GB/s")
 
     def tok_s(self, value: float) -> str:
-        return f"{self.significant(value)} tok/s"
+        return self.with_unit(self.significant(value), "tok/s")
 
     def tok_range(self, low: float, high: float) -> str:
         return f"{self.integer(low)}–{self.integer(high)}"
@@ -94,7 +150,7 @@ class Formatter:
         mantissa = value / 10 ** exponent
         if round(mantissa, 1) >= 10:
             mantissa, exponent = mantissa / 10, exponent + 1
-        return f"{self.decimal(mantissa, 1)} × 10{str(exponent).translate(SUPERSCRIPTS)} FLOP"
+        return self.with_unit(f"{self.decimal(mantissa, 1)} × 10{str(exponent).translate(SUPERSCRIPTS)}", "FLOP")
 
     def percent(self, share: float) -> str:
         # The locale's own pattern (spacing, sign position), with one optional decimal.
@@ -105,16 +161,61 @@ class Formatter:
         items = list(items)
         return format_list(items, locale=self.locale) if items else ""
 
+    def words(self, value: float, short: bool = False) -> str:
+        """A large count in the language's words, one decimal at most: 14,8 biljoen, 130 Mrd.
+
+        French counts in milliards beyond a thousand billion ("36 000 milliards de jetons"), as
+        its press does; "billion" (10¹²) reads as a false friend to many readers.
+        """
+        key = (value, short)
+        if key not in self._words:
+            if self.language == "fr" and value >= 1e12:
+                text = self.with_unit(self.decimal(value / 1e9, 0 if (value / 1e9).is_integer() else 1),
+                                      "Md" if short else "milliards")
+            else:
+                text = format_compact_decimal(value, format_type="short" if short else "long",
+                                              locale=self.locale, fraction_digits=1)
+                if self.language in UNIT_SPACE:
+                    text = text.replace(" ", UNIT_SPACE[self.language])
+            self._words[key] = text
+        return self._words[key]
+
     def parameters(self, billions: float) -> str:
-        """Parameter counts the way model names write them: 130B, 1,5B."""
-        digits = 0 if float(billions).is_integer() else (1 if billions >= 1 else 2)
-        text = self.decimal(billions, digits)
-        if digits and text.endswith("0") and billions < 1:
-            text = text[:-1]
-        return f"{text}B"
+        """A parameter count for prose, in words: 130 miljard, 30,5 milliards, 490 Millionen.
+
+        The sentence adds the noun ("{params} parameters"; French "{params} de paramètres").
+        """
+        return self.words(billions * 1e9)
+
+    def parameters_short(self, billions: float) -> str:
+        """A parameter count for table cells: 130 mld., 30,5 Md, 130 Mrd., 130B."""
+        return self.words(billions * 1e9, short=True)
+
+    def tokens(self, value: float) -> str:
+        """A token count: words from a billion up (14,8 biljoen), digits below (4.096)."""
+        return self.count(value)
 
     def count(self, value: float) -> str:
-        return self.integer(value)
+        """A count in digits, or in words from a billion up (152 miljard)."""
+        return self.words(value) if value >= WORDS_FROM else self.integer(value)
+
+    def count_words(self, value: int, feminine: bool = False, capital: bool = False) -> str:
+        """Zero to twelve as a word, for prose that starts with a count or style that spells it
+        out ("Twee daarvan", "Une seule carte", "Nur eine Grafikkarte"); larger counts as digits.
+
+        >>> Formatter("nl").count_words(5), Formatter("fr").count_words(2, capital=True)
+        ('vijf', 'Deux')
+        """
+        words = NUMBER_WORDS.get(self.language, NUMBER_WORDS["en"])
+        if not (isinstance(value, int) or float(value).is_integer()) or not 0 <= value < len(words):
+            return self.count(value)
+        word = words[int(value)]
+        if isinstance(word, tuple):
+            word = word[1 if feminine else 0]
+        if not capital:
+            return word
+        # Dutch capitalises één as Eén: the accent marks stress, and the capital carries none.
+        return "Eén" if word == "één" else word[:1].upper() + word[1:]
 
     def territory(self, code: str) -> str:
         return self.locale.territories.get(code, code)

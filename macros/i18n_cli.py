@@ -5,7 +5,10 @@ update   merges the template into each language's messages.po (new phrases appea
          untranslated, changed ones fuzzy)
 check    fails, listing file:line and the problem, on untranslated or fuzzy entries,
          placeholders missing, added or renamed, a wrong number of plural forms,
-         markup that differs from the source, or what GNU msgfmt --check-format finds
+         markup that differs from the source, or what GNU msgfmt --check-format finds;
+         then the style classes of i18n_style (a sentence starting with a number, English
+         words left, French no-break spaces; with --strict-context, entries with
+         placeholders but no translators' comment)
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from .phrases import (DOMAIN, LANGUAGES, LOCALES_DIR, consistent, placeholders, 
 
 ROOT = LOCALES_DIR.parent
 KEYWORDS = ["-k", "N_", "-k", "NP_:1,2"]
+# A code comment starting with this tag, right above a phrase, reaches the translators as "#.".
+COMMENT_TAG = "TRANSLATORS:"
 
 
 def pybabel(*args: str) -> None:
@@ -37,7 +42,7 @@ def extract(locales_dir: Path = LOCALES_DIR) -> Path:
     previous = os.getcwd()
     os.chdir(ROOT)
     try:
-            pybabel("extract", "-F", "babel.cfg", *KEYWORDS, "--no-wrap", "--sort-by-file",
+            pybabel("extract", "-F", "babel.cfg", *KEYWORDS, "-c", COMMENT_TAG, "--no-wrap", "--sort-by-file",
                 "--project", "TPS Atlas", "--copyright-holder", "TPS Atlas",
                 "--msgid-bugs-address", "translators@tps-atlas.invalid", "-o", str(pot), ".")
     finally:
@@ -110,11 +115,22 @@ def msgfmt_check(path: Path) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.startswith(f"{path}:")]
 
 
-def check(locales_dir: Path = LOCALES_DIR, languages=LANGUAGES) -> list[str]:
+def check(locales_dir: Path = LOCALES_DIR, languages=LANGUAGES, strict_context: bool = False) -> list[str]:
     problems = []
     for language in languages:
         problems += check_catalogue(po_path(language, locales_dir), language)
+        problems += style_check(po_path(language, locales_dir), language, strict_context)
     return problems
+
+
+def style_check(path: Path, language: str, strict_context: bool = False) -> list[str]:
+    """The style classes of one .po file (nothing if it does not read: check_catalogue says why)."""
+    from .i18n_style import check_style  # loaded when used: check_catalogue does not need it
+    try:
+        catalog = read_catalog(path, language)
+    except DataError:
+        return []
+    return check_style(catalog, path, language, strict_context)
 
 
 def run(args) -> int:
@@ -125,7 +141,7 @@ def run(args) -> int:
         update(locales_dir)
         print("updated " + ", ".join(str(po_path(lang, locales_dir)) for lang in LANGUAGES))
     else:
-        problems = check(locales_dir, args.language or LANGUAGES)
+        problems = check(locales_dir, args.language or LANGUAGES, args.strict_context)
         for problem in problems:
             print(problem)
         if problems:
@@ -140,4 +156,6 @@ def add_i18n_commands(sub) -> None:
     i18n.add_argument("action", choices=("extract", "update", "check"))
     i18n.add_argument("--locales", metavar="DIR", help="the locales folder (default: locales/)")
     i18n.add_argument("--language", action="append", choices=LANGUAGES, help="check only this language")
+    i18n.add_argument("--strict-context", action="store_true",
+                      help="check: also require a translators' comment (#.) on every entry with placeholders")
     i18n.set_defaults(run=run)

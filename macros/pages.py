@@ -290,7 +290,7 @@ class ModelPageBuilder:
             (N_("Active parameters per token"), f.parameters(m.active_parameters_b) if m.active_parameters_b else None),
             (N_("Experts"), str(p.t(N_("{active} of {total} per token"), active=f.count(m.experts_active),
                                      total=f.count(m.experts_total))) if m.experts_total else None),
-            (N_("Training data"), str(p.t(N_("{tokens} tokens"), tokens=f.count(m.training_tokens)))
+            (N_("Training data"), str(p.t(N_("{amount} tokens"), amount=f.tokens(m.training_tokens)))
              if m.training_tokens else None),
             (N_("Epochs"), f.decimal(m.epochs, 0 if m.epochs.is_integer() else 1) if m.epochs else None),
             (N_("Batch size"), str(p.t(N_("{tokens} tokens"), tokens=f.count(m.batch_size))) if m.batch_size else None),

@@ -229,7 +229,7 @@ def test_browser_numbers_match_the_built_page(context, server, language):
     if language == "nl":
         assert "3.940 GB/s" in text and "maart 2023" in text
     if language == "fr":
-        assert "3\u202f940 Go/s" in text
+        assert "3\u202f940\u00a0Go/s" in text
 
 
 def test_a_model_no_card_runs_can_list_the_cards(context, server):

@@ -75,6 +75,93 @@ def test_wrong_plural_header(tmp_path):
     assert any("nplurals=2" in p for p in check_catalogue(path, "fr"))
 
 
+# Style classes (macros/i18n_style.py): what makes a translated page read as generated.
+
+def style_problems(tmp_path, body, lang="nl", strict_context=False):
+    from macros.i18n_cli import style_check
+    path = tmp_path / f"{lang}.po"
+    plural = PLURALS.get(lang, "nplurals=2; plural=(n != 1);")
+    path.write_text(HEADER.format(lang=lang, plural=plural) + body, encoding="utf-8")
+    problems = style_check(path, lang, strict_context)
+    assert all(f"{path}:" in p for p in problems), problems
+    return problems
+
+
+STYLE = {
+    "sentence starts with a count": (
+        "nl", 'msgid "{count} cards reach reading speed."\nmsgstr "{count} kaarten halen leestempo."\n',
+        "starts with a number placeholder"),
+    "count after a full stop": (
+        "de", 'msgid "It fits. {count} cards run it."\nmsgstr "Es passt. {count} Grafikkarten schaffen das."\n',
+        "starts with a number placeholder"),
+    "English words left": (
+        "fr", 'msgid "Source: {model} model card"\nmsgstr "Source\u00a0: {model} model card"\n',
+        "English word(s) left in the translation (model card)"),
+    "English article and noun": (
+        "de", 'msgid "MXFP4 (MoE weights)"\nmsgstr "MXFP4 (MoE weights)"\n', "(weights)"),
+    "French unit with a breaking space": (
+        "fr", 'msgid "{value} ms"\nmsgstr "{value} ms"\n', "no-break space (U+00A0 or U+202F) missing before ' ms'"),
+    "French colon without a space": (
+        "fr", 'msgid "Speed: {tok_s}"\nmsgstr "Vitesse: {tok_s}"\n', "missing before ':'"),
+    "French question mark with a breaking space": (
+        "fr", 'msgid "Can it run {model}?"\nmsgstr "Peut-elle faire tourner {model} ?"\n', "missing before ' ?'"),
+}
+
+
+@pytest.mark.parametrize("case", STYLE, ids=list(STYLE))
+def test_each_style_class_is_reported_with_file_line_and_entry(tmp_path, case):
+    lang, body, expected = STYLE[case]
+    problems = style_problems(tmp_path, body, lang)
+    msgid = body.split('"')[1]
+    assert len(problems) == 1 and expected in problems[0] and msgid[:40] in problems[0], problems
+    assert f"{lang}.po:{len(HEADER.splitlines()) + 1}:" in problems[0]
+
+
+CLEAN = {
+    "count inside the sentence": (
+        "nl", 'msgid "{count} cards reach reading speed."\nmsgstr "Op {count} kaarten haalt het model leestempo."\n'),
+    "a table value may start with its number": ("de", 'msgid "{params} parameters"\nmsgstr "{params} Parameter"\n'),
+    "field terms": ("nl", 'msgid "{model} uses grouped-query attention (GQA)."\n'
+                          'msgstr "{model} gebruikt grouped-query attention (GQA) op de GPU."\n'),
+    "Dutch of and French on are not English": (
+        "nl", 'msgid "{model} or {card}"\nmsgstr "{model} of {card}"\n'),
+    "French no-break spaces": (
+        "fr", 'msgid "Speed on {card}: {tok_s}?"\nmsgstr "Débit sur {card}\u00a0: {value}\u202fms, {share}\u00a0%\u00a0?"\n'),
+    "an address keeps its colon": ("fr", 'msgid "See {url}"\nmsgstr "Voir https://example.org/{url}"\n'),
+}
+
+
+@pytest.mark.parametrize("case", CLEAN, ids=list(CLEAN))
+def test_natural_translations_pass_the_style_checks(tmp_path, case):
+    lang, body = CLEAN[case]
+    assert style_problems(tmp_path, body, lang) == []
+
+
+def test_missing_translators_context_is_reported_only_when_asked(tmp_path):
+    bare = 'msgid "{count} cards run {model}."\nmsgstr "Op {count} kaarten draait {model}."\n'
+    assert style_problems(tmp_path, bare) == []
+    problems = style_problems(tmp_path, bare, strict_context=True)
+    assert len(problems) == 1 and "no translators' comment (#.)" in problems[0] and "{count} cards run" in problems[0]
+    explained = "#. TRANSLATORS: {count} is a number of cards, {model} a model name.\n" + bare
+    assert style_problems(tmp_path, explained, strict_context=True) == []
+    assert style_problems(tmp_path, 'msgid "Fastest card"\nmsgstr "Snelste kaart"\n', strict_context=True) == []
+
+
+def test_the_cli_takes_strict_context(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "macros", "i18n", "check", "--strict-context", "--language", "nl"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert "no translators' comment" in result.stdout and result.returncode == 1
+
+
+def test_extract_keeps_translators_comments(tmp_path):
+    from macros.i18n_cli import COMMENT_TAG, KEYWORDS, pybabel
+    source = tmp_path / "page.py"
+    source.write_text(f'# {COMMENT_TAG} {{count}} is a number of cards.\nN_("{{count}} cards")\n', encoding="utf-8")
+    pot = tmp_path / "messages.pot"
+    pybabel("extract", *KEYWORDS, "-c", COMMENT_TAG, "-o", str(pot), str(source))
+    assert f"#. {COMMENT_TAG} {{count}} is a number of cards." in pot.read_text(encoding="utf-8")
+
+
 def test_the_cli_fails_and_lists_problems(tmp_path):
     locales = tmp_path / "locales"
     shutil.copytree(ROOT / "locales", locales)
@@ -118,3 +205,4 @@ def test_values_are_escaped_in_sentences():
 def test_every_language_has_a_catalogue():
     for language in LANGUAGES:
         assert translations(language) is not None
+

@@ -62,7 +62,7 @@ def test_german_glm_41v_answers_the_small_card_questions(site):
 
 def test_english_glm_45_explains_mixture_of_experts(site):
     en = text(site, "en", "glm-4.5")
-    assert "mixture-of-experts" in en and "32B" in en and "355B" in en
+    assert "mixture-of-experts" in en and "32 billion" in en and "355 billion" in en
     assert "dense model" not in en
 
 

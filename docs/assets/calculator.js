@@ -277,12 +277,19 @@
       if (value >= 100) return this.integer(value);
       return this.decimal(value, value >= 10 ? 1 : value < 1 ? 2 : 1);
     },
-    gb: function (value, digits) { return this.decimal(value, digits === undefined ? 1 : digits) + " " + this.unit("GB"); },
+    // unit(" ") is what joins a number and its unit: a no-break space in French.
+    // As the formatter: one decimal from 1 GB up; below, the digits asked for without trailing zeros.
+    gb: function (value, digits) {
+      if (digits === undefined) digits = 1;
+      if (value >= 1) digits = Math.min(digits, 1);
+      while (digits > 1 && roundNumber(value, digits) === roundNumber(value, digits - 1)) digits -= 1;
+      return this.decimal(value, digits) + this.unit(" ") + this.unit("GB");
+    },
     vram: function (value) { return this.gb(value, Number.isInteger(value) ? 0 : 1); },
     bandwidth: function (value) {
-      return (value >= 100 ? this.integer(value) : this.decimal(value, 1)) + " " + this.unit("GB/s");
+      return (value >= 100 ? this.integer(value) : this.decimal(value, 1)) + this.unit(" ") + this.unit("GB/s");
     },
-    tokS: function (value) { return this.significant(value) + " tok/s"; },
+    tokS: function (value) { return this.significant(value) + this.unit(" ") + "tok/s"; },
     tokRange: function (low, high) { return this.integer(low) + "\u2013" + this.integer(high); },
     month: function (isoDate) {
       var parts = String(isoDate).split("-");
