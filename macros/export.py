@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
-from .pages import FIT_LABELS, WORKING_CHECK, WORKING_LINES, WORKING_TITLE, fit_label
+from .pages import FIT_LABELS, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines
 from .phrases import N_, NP_, Phrases
 
 ASSET_PATH = "assets/tps-data.json"
@@ -164,6 +164,6 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "units": {"GB": f.unit("GB"), "GB/s": f.unit("GB/s"), "%": f.percent(0.5).removeprefix(f.count(50))},
         "headers": headers,
         # Phrases of the worked example any row can show; the browser fills the placeholders.
-        "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in WORKING_LINES],
+        "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in working_lines(model)],
                     "check": p.gettext(WORKING_CHECK)},
     }

@@ -319,7 +319,7 @@
       read: f.gb(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
       overhead: f.decimal(overhead, 2), ms: f.decimal(ms, 2), tok_s: f.tokS(e.tok_s),
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
-      need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
+      vision: f.gb(e.memory.vision_gb || 0), need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
     };
     var w = labels.working;
     return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
