@@ -154,7 +154,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
     return {
         "language": p.language,
         "model": model.id,
-        "defaults": {"context": settings.context_tokens, "floor": settings.quant(settings.min_quality).name},
+        "defaults": {"context": settings.context_tokens, "floor": settings.quant(settings.min_quality).name,
+                     "ceiling": settings.quant(settings.max_quality).name},
         "fit": {key: fit_label(phrases, key) for key in FIT_LABELS},
         "confidence": confidence,
         "cards_fit": plural_runs(p, NP_("card can run it", "cards can run it"), cards_total),
