@@ -62,7 +62,7 @@ def test_a_unified_machine_page_gives_the_share_per_os_and_how_to_raise_it(small
     page = renderer(small, settings, "en").render_card("test-m4-pro-24gb")
     text = visible(page)
     assert "macOS 13–15: 66.7% of system memory" in text and "macOS 26: 75% of system memory" in text
-    assert '<a href="https://example.org/macos-26"' in page
+    assert '(<a href="https://example.org/macos-26" rel="nofollow noopener">https://example.org/macos-26</a>)' in page
     assert "<code>sudo sysctl iogpu.wired_limit_mb=&lt;MB&gt;</code>" in page
     assert "Data last checked November 2026" in text
     amd = renderer(small, settings, "de").render_card("test-890m-32gb")
@@ -85,3 +85,10 @@ def test_home_and_models_index_put_the_newest_models_first(small, settings):
 def test_the_cards_index_filter_knows_the_names_cards_are_sold_under(small, settings):
     page = renderer(small, settings, "en").render_cards_index()
     assert 'data-search="GeForce RTX 4070 Laptop GPU RTX 4070 Laptop"' in page
+
+
+def test_links_in_a_source_text_open_no_attribute_and_run_nothing():
+    from macros.card_pages import linked
+    out = str(linked('see https://e.org/a"onmouseover="alert(1) and javascript:alert(2) <script>x</script>'))
+    assert '<a href="https://e.org/a" rel="nofollow noopener">https://e.org/a</a>' in out
+    assert "<script>" not in out and 'href="javascript' not in out and '"onmouseover' not in out
