@@ -82,6 +82,7 @@ def methodology(p: Phrases, settings: Settings) -> dict:
     return {
         "fits": f.percent(settings.fits), "comfortable": f.percent(settings.comfortable),
         "context": f.count(settings.context_tokens), "floor": settings.min_quality,
+        "ceiling": settings.max_quality,
         "buffer": f.gb(settings.compute_buffer_gb, 2),
         "kv_estimate": f.gb(settings.kv_estimate_gb_per_1k_tokens, 3),
         "reading": f.count(settings.reading_speed_tok_s),

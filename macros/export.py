@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
-from .pages import FIT_LABELS, WORKING_CHECK, WORKING_LINES, WORKING_TITLE, fit_label
+from .pages import FIT_LABELS, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines
 from .phrases import N_, NP_, Phrases
 
 ASSET_PATH = "assets/tps-data.json"
@@ -154,7 +154,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
     return {
         "language": p.language,
         "model": model.id,
-        "defaults": {"context": settings.context_tokens, "floor": settings.quant(settings.min_quality).name},
+        "defaults": {"context": settings.context_tokens, "floor": settings.quant(settings.min_quality).name,
+                     "ceiling": settings.quant(settings.max_quality).name},
         "fit": {key: fit_label(phrases, key) for key in FIT_LABELS},
         "confidence": confidence,
         "cards_fit": plural_runs(p, NP_("card can run it", "cards can run it"), cards_total),
@@ -164,6 +165,6 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "units": {" ": f.unit_space, "GB": f.unit("GB"), "GB/s": f.unit("GB/s"), "%": f.percent(0.5).removeprefix(f.count(50))},
         "headers": headers,
         # Phrases of the worked example any row can show; the browser fills the placeholders.
-        "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in WORKING_LINES],
+        "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in working_lines(model)],
                     "check": p.gettext(WORKING_CHECK)},
     }

@@ -59,6 +59,7 @@ class ModelFigures:
     nearest_miss: NearestMiss | None
     tiers: dict[int, Estimate | None]
     multi: MultiCard | None = None
+    ceiling: str | None = None        # the quality ceiling (least compressed quant allowed)
 
     @property
     def cards_fit(self) -> int:
@@ -140,6 +141,7 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
         nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision, quant),
         tiers=tiers,
         multi=None if rows else multi_card(model, cards, settings, calibration, candidates),
+        ceiling=settings.quant(ceiling or settings.max_quality).name,
     )
 
 

@@ -28,6 +28,16 @@ WORKING_LINES = (
     N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the card."),
 )
 WORKING_CHECK = N_("To check it on your own card, run llama.cpp's benchmark on the same quantization:")
+# The memory line of a vision-language model: its vision encoder is loaded beside the weights.
+WORKING_MEMORY_VISION = N_("Memory: weights {weights} + vision encoder {vision} + KV cache {kv} + buffer {buffer} "
+                           "= {need}, against {vram} on the card.")
+
+
+def working_lines(model: Model) -> tuple[str, ...]:
+    """The worked example's phrases for a model (a vision encoder adds a term to the memory line)."""
+    if model.vision_encoder_b:
+        return WORKING_LINES[:3] + (WORKING_MEMORY_VISION,)
+    return WORKING_LINES
 
 FIT_LABELS = {"comfortable": N_("Comfortable"), "tight": N_("Tight"), "none": N_("Does not fit")}
 
@@ -221,8 +231,8 @@ class ModelPageBuilder:
                       efficiency=f.percent(w.efficiency), overhead=f.decimal(w.overhead_ms, 2),
                       ms=f.decimal(w.seconds_per_token * 1000, 2), tok_s=f.tok_s(e.tok_s),
                       weights=f.gb(memory.weights_gb), kv=f.gb(memory.kv_gb, 2), buffer=f.gb(memory.buffer_gb),
-                      need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb))
-        lines = [p.t(line, **values) for line in WORKING_LINES]
+                      vision=f.gb(memory.vision_gb), need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb))
+        lines = [p.t(line, **values) for line in working_lines(m)]
         title = p.t(WORKING_TITLE, card=e.card.name)
         command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
         return title, lines, command

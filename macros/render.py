@@ -103,6 +103,7 @@ class Renderer:
         inputs = {
             "context": self.settings.context_tokens,
             "floor": self.settings.min_quality,
+            "ceiling": self.settings.max_quality,
             "quants": [q.name for q in self.settings.quants if not q.native_only],
             "tiers": [{"value": t, "label": p.fmt.vram(t)} for t in self.settings.vram_tiers_gb],
             # the default precision first

@@ -101,11 +101,38 @@ def test_bad_model_files_exit_2_naming_file_and_field(tmp_path, case):
 
 @pytest.mark.parametrize("args, field, expected", [
     (["estimate", "no-such-model"], "id", "the id of a model"),
-    (["estimate", "glm-130b", "--quant", "Q9_K"], "--quant", "one of Q8_0"),
-    (["estimate", "glm-130b", "--min-quality", "Q2"], "--min-quality", "one of Q8_0"),
+    (["estimate", "glm-130b", "--quant", "Q9_K"], "--quant", "one of F16, Q8_0"),
+    (["estimate", "glm-130b", "--min-quality", "Q2"], "--min-quality", "one of F16, Q8_0"),
+    (["estimate", "glm-130b", "--max-quality", "Q9"], "--max-quality", "one of F16, Q8_0"),
+    (["estimate", "glm-130b", "--quant", "MXFP4"], "--quant", "a quant other than MXFP4 (offered only for models that ship in it)"),
     (["estimate", "glm-130b", "--context", "0"], "--context", "a positive number"),
     (["estimate", "glm-130b", "--calibration", "nope"], "calibrations", "one of seed"),
 ])
 def test_bad_arguments_exit_2(args, field, expected):
     code, _, err = run(*args)
     assert code == 2 and field in err and expected in err and "Traceback" not in err
+
+
+def test_max_quality_f16_gives_unquantized_weights():
+    code, out, _ = run("estimate", "llama-3.1-8b", "--max-quality", "F16", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["fastest"]["quant"] == "F16" and data["quant_levels"] >= 4
+    code, out, _ = run("estimate", "llama-3.1-8b", "--json")
+    assert {row["quant"] for row in json.loads(out)["rows"]} <= {"Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "IQ4_XS",
+                                                                  "Q3_K_M"}
+
+
+def test_a_native_format_model_is_judged_only_in_it(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(VALID + "native_format: MXFP4\n")
+    code, out, _ = run("estimate", "--model-file", str(path), "--json")
+    assert code == 0 and {row["quant"] for row in json.loads(out)["rows"]} == {"MXFP4"}
+    code, out, err = run("estimate", "--model-file", str(path), "--quant", "Q8_0")
+    assert code == 2 and out == "" and "--quant: expected MXFP4 (tiny ships only in that format)" in err
+
+
+def test_catalogue_check_passes_and_names_what_it_looked_at():
+    code, out, err = run("catalogue", "check")
+    assert code == 0, out + err
+    assert out.strip().endswith("0 to fix or accept")

@@ -66,3 +66,50 @@ def test_fixed_quant_reports_every_card(catalogue, settings, seed):
     assert {e.quant.name for e in f.rows} == {"Q8_0"}
     assert all(e.need_gb == pytest.approx(139.9, rel=0.02) for e in f.rows + f.misses)
     assert all(e.tok_s is None for e in f.misses)
+
+
+# ------------------------------------------------------------ ladder, ceiling, native format, vision
+
+def test_default_ceiling_is_q8_0_and_f16_is_reached_on_request(catalogue, settings):
+    llama = catalogue.model("llama-3.1-8b")
+    big = catalogue.card("h100-sxm5-80gb")
+    assert estimate(llama, big, settings, settings.calibration()).quant.name == "Q8_0"
+    f16 = estimate(llama, big, settings, settings.calibration(), ceiling="F16")
+    assert f16.quant.name == "F16"
+    # 16 bits a weight: 8.03B parameters are 16.06 GB before the KV cache and buffer
+    assert f16.memory.weights_gb == pytest.approx(llama.parameters_b * 2)
+
+
+def test_q4_0_and_mxfp4_are_never_chosen_automatically(settings):
+    names = [q.name for q in settings.allowed_quants(floor="Q3_K_M", ceiling="F16")]
+    assert names[0] == "F16" and "MXFP4" not in names
+    # Q4_0 is ranked below IQ4_XS but larger: whenever it fits, IQ4_XS fits first
+    assert settings.quant("Q4_0").bits_per_weight > settings.quant("IQ4_XS").bits_per_weight
+    assert names.index("Q4_0") > names.index("IQ4_XS")
+
+
+def test_a_native_format_is_the_only_one_offered(catalogue, settings):
+    model = dataclasses.replace(catalogue.model("llama-3.1-8b"), native_format="MXFP4")
+    f = model_figures(model, catalogue.cards, settings, floor="Q8_0", ceiling="F16")
+    assert f.quant_levels == ("MXFP4",)
+    assert f.nearest_miss is None or f.nearest_miss.quant_name == "MXFP4"
+
+
+def test_vision_encoder_counts_at_f16_in_memory_not_in_speed(catalogue, settings):
+    base = catalogue.model("llama-3.1-8b")
+    vision = dataclasses.replace(base, vision_encoder_b=0.4)
+    card = catalogue.card("geforce-rtx-4090")
+    plain, seeing = estimate(base, card, settings, settings.calibration()), estimate(vision, card, settings,
+                                                                                 settings.calibration())
+    assert seeing.quant == plain.quant
+    assert seeing.need_gb - plain.need_gb == pytest.approx(0.8)  # 0.4B x 2 bytes
+    assert seeing.tok_s == plain.tok_s
+
+
+def test_linear_attention_layers_keep_no_kv_cache():
+    hybrid = Architecture(layers=48, attention="gqa", kv_heads=2, head_dim=256, linear_attention_layers=36)
+    full = Architecture(layers=12, attention="gqa", kv_heads=2, head_dim=256)
+    assert kv_cache_gb(hybrid, 262144, 2.0) == kv_cache_gb(full, 262144, 2.0)
+    windowed = dataclasses.replace(hybrid, sliding_window=4096, sliding_window_layers=6)
+    assert kv_cache_gb(windowed, 262144, 2.0) == pytest.approx(
+        2 * 2 * 256 * 2.0 * (6 * 262144 + 6 * 4096) / 1e9)

@@ -326,7 +326,7 @@
       read: f.gb(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
       overhead: f.decimal(overhead, 2), ms: f.decimal(ms, 2), tok_s: f.tokS(e.tok_s),
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
-      need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
+      vision: f.gb(e.memory.vision_gb || 0), need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
     };
     var w = labels.working;
     return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
@@ -393,12 +393,16 @@
   function readState(search, defaults, options) {
     var params = new URLSearchParams(search || "");
     var state = { context: defaults.context, floor: defaults.floor, search: "", vram: "", all: false,
-                  kv: (options.kv || [""])[0] };
+                  kv: (options.kv || [""])[0], ceiling: defaults.ceiling };
     var context = parseInt(params.get("context"), 10);
     if (context >= 1) state.context = Math.min(context, MAX_CONTEXT);
     var floor = params.get("floor");
     (options.quants || []).forEach(function (name) {
       if (floor && name.toLowerCase() === floor.toLowerCase()) state.floor = name;
+    });
+    var ceiling = params.get("max");  // the quality ceiling: ?max=F16 for unquantized weights
+    (options.quants || []).forEach(function (name) {
+      if (ceiling && name.toLowerCase() === ceiling.toLowerCase()) state.ceiling = name;
     });
     state.search = params.get("search") || "";
     var vram = params.get("vram");
@@ -414,6 +418,7 @@
     var params = new URLSearchParams();
     if (state.context !== defaults.context) params.set("context", String(state.context));
     if (state.floor !== defaults.floor) params.set("floor", state.floor);
+    if (state.ceiling && state.ceiling !== defaults.ceiling) params.set("max", state.ceiling);
     if (state.search) params.set("search", state.search);
     if (state.vram) params.set("vram", state.vram);
     if (state.all) params.set("all", "1");
@@ -517,6 +522,7 @@
       form.elements.vram.value = state.vram;
       form.elements.all.checked = state.all;
       if (form.elements.kv) form.elements.kv.value = state.kv;
+      if (form.elements.ceiling && state.ceiling) form.elements.ceiling.value = state.ceiling;
     }
 
     // The view the form shows now.
@@ -529,16 +535,17 @@
         vram: form.elements.vram.value,
         all: form.elements.all.checked,
         kv: form.elements.kv ? form.elements.kv.value : defaults.kv,
+        ceiling: form.elements.ceiling ? form.elements.ceiling.value : defaults.ceiling,
       };
     }
 
     // The figures of a context and floor; searching and filtering by memory reuse them.
     function figures(state, fresh) {
-      var key = state.context + "|" + state.floor + "|" + state.kv;
+      var key = state.context + "|" + state.floor + "|" + state.kv + "|" + state.ceiling;
       if (fresh || !has(cache, key)) {
         if (Object.keys(cache).length >= 16) cache = {};
         cache[key] = modelFigures(data, labels.model, { context: state.context, floor: state.floor,
-                                                        kvPrecision: state.kv });
+                                                        kvPrecision: state.kv, ceiling: state.ceiling });
       }
       return cache[key];
     }
@@ -562,7 +569,7 @@
       if (!fig.rows.length) ensureNoFit().hidden = false;
       // The worked examples describe the default inputs only.
       var isDefault = state.context === defaults.context && state.floor === defaults.floor &&
-        state.kv === defaults.kv;
+        state.kv === defaults.kv && state.ceiling === defaults.ceiling;
       workings.forEach(function (w) { w.hidden = !isDefault; });
       var query = queryString(state, defaults);
       if (query !== window.location.search && !(query === "" && window.location.search === "?")) {
@@ -583,7 +590,8 @@
       if (next && next.classList.contains("tps-working-row")) { next.remove(); return; }
       var state = current();
       var e = estimateOne(data, labels.model, row.getAttribute("data-card"),
-                          { context: state.context, floor: state.floor, kvPrecision: state.kv });
+                          { context: state.context, floor: state.floor, kvPrecision: state.kv,
+                            ceiling: state.ceiling });
       if (!e.quant) return;
       var extra = document.createElement("tr");
       extra.className = "tps-working-row";
