@@ -68,7 +68,7 @@ def markup_problem(source, translated) -> str | None:
     """How a translation's markup differs from its source's, or None.
 
     Every form must have exactly the source's tags (same attributes, written the same), and
-    outside them no ``<`` or ``>`` the source lacks: that refuses added tags, comments
+    outside them no ``<``, ``>``, ``"`` or backtick the source lacks: that refuses added tags, comments
     (``<!--``) and a tag left open (``<img src=x onerror=...`` with no ``>``).
 
     >>> markup_problem("<strong>{model}</strong> runs", "<strong>{model}</strong> draait")
@@ -88,9 +88,10 @@ def markup_problem(source, translated) -> str | None:
         if found != expected:
             return f"tags {found}, the source has {expected or 'none'}"
         rest = TAG.sub("", target)
-        for char in "<>":
+        for char, what in (("<", "an unterminated tag or a comment"), (">", "a stray tag end"),
+                           ('"', "it would end an attribute: use typographic quotes"),
+                           ("`", "it would end an attribute in old browsers")):
             if rest.count(char) > outside.count(char):
-                what = "an unterminated tag or a comment" if char == "<" else "a stray tag end"
                 return f"a {char!r} outside the source's tags ({what})"
     return None
 

@@ -5,8 +5,9 @@ it which language is being built. ``define_env`` is the mkdocs-macros entry
 (through ``macros/entry.py``); the ``on_*`` functions are called by
 ``macros/hooks.py``.
 
-``TPS_PREVIEW=glm-130b,glm-5`` builds only those model pages and no card pages: a quick
-preview for translators and editors (`TPS_PREVIEW=glm-130b mkdocs serve`).
+``TPS_PREVIEW=glm-130b,glm-5`` builds only those model pages (and the card pages of any card
+ids listed with them, ``TPS_PREVIEW=glm-130b,h100-nvl-94gb``): a quick preview for translators
+and editors (`TPS_PREVIEW=glm-130b mkdocs serve`), and the small site the tests read.
 """
 
 from __future__ import annotations
@@ -135,11 +136,11 @@ def check_settings(config) -> None:
     if calibration is not None and calibration not in settings.calibrations:
         raise DataError("environment", "TPS_CALIBRATION", "one of " + ", ".join(settings.calibrations)
                         + " (data/estimator.yaml), or empty for the default", calibration)
-    known = load_catalogue().models_by_id
-    unknown = [i for i in preview_ids() if i not in known]
+    catalogue = load_catalogue()
+    unknown = [i for i in preview_ids() if i not in catalogue.models_by_id and i not in catalogue.cards_by_id]
     if unknown:
-        raise DataError("environment", "TPS_PREVIEW", "model ids separated by commas (see `tps-atlas models`)",
-                        ",".join(unknown))
+        raise DataError("environment", "TPS_PREVIEW", "model or card ids separated by commas "
+                        "(see `tps-atlas models`, `tps-atlas cards`)", ",".join(unknown))
 
 
 def check_inputs(config) -> None:
@@ -169,7 +170,9 @@ def add_generated_pages(files, config):
         page = r.model_page(model.id)
         files.append(File.generated(config, f"{prefix}models/{model.id}.md",
                                     content=generated_page("model", model.id, page.title, page.description)))
-    for card in [] if preview else r.catalogue.cards:
+    for card in r.catalogue.cards:
+        if preview and card.id not in preview:
+            continue
         page = r.card_page(card.id)
         files.append(File.generated(config, f"{prefix}cards/{card.id}.md",
                                     content=generated_page("card", card.id, page.title, page.description)))

@@ -17,7 +17,9 @@ def text(site, language, model_id):
     return visible_text(page_path(site, language, "models", model_id).read_text(encoding="utf-8"))
 
 
-def test_every_model_has_a_page_in_every_language(site):
+@pytest.mark.full
+def test_every_model_has_a_page_in_every_language(full_site):
+    site = full_site
     for model in load_catalogue().models:
         for language in LANGUAGES:
             assert page_path(site, language, "models", model.id).is_file(), (language, model.id)
@@ -66,8 +68,10 @@ def test_english_glm_45_explains_mixture_of_experts(site):
     assert "dense model" not in en
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("language", ["nl", "fr", "de"])
-def test_translated_pages_have_no_english_months_stray_dots_or_placeholders(site, language):
+def test_translated_pages_have_no_english_months_stray_dots_or_placeholders(full_site, language):
+    site = full_site
     from babel import Locale
     own_months = set(Locale.parse(language).months["format"]["wide"].values())
     foreign = [m for m in ENGLISH_MONTHS if m not in own_months]  # German also says "April"
