@@ -55,7 +55,8 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
              for c in portal.featured_cards]
     return {"models": models, "cards": cards,
             "counts": p.t(N_("{models} open-weight models, {cards} graphics cards and machines, every pair "
-                             "worked out."), models=f.count(len(catalogue.models)), cards=f.count(len(catalogue.cards)))}
+                             "worked out."), models=f.count(len(catalogue.models)),
+                         cards=f.count(len(catalogue.cards)))}
 
 
 def methodology(p: Phrases, settings: Settings) -> dict:

@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from . import vocabulary
 from .errors import DataError
@@ -269,7 +270,8 @@ def read_model(path: Path) -> Model:
     r.finish()
     if (model.experts_total is None) != (model.experts_active is None):
         raise r.error("experts_active", "experts_total and experts_active given together")
-    if model.experts_total is not None and model.experts_active > model.experts_total:
+    if model.experts_total is not None and model.experts_active is not None \
+            and model.experts_active > model.experts_total:
         raise r.error("experts_active", f"at most experts_total ({model.experts_total})", model.experts_active)
     if model.experts_total is not None and model.active_parameters_b is None:
         raise r.error("active_parameters_b", "the active parameters of a mixture-of-experts model")
@@ -330,10 +332,12 @@ def read_extra_card(reader: FieldReader) -> Card:
         if vram is not None:
             raise reader.error("vram_gb", "no vram_gb on a unified-memory machine "
                                "(it is system_memory_gb x usable_share)", vram)
+        assert system_memory is not None and share is not None  # required when unified
         vram = round(system_memory * share, 1)
     elif system_memory is not None or share is not None:
         raise reader.error("system_memory_gb" if system_memory is not None else "usable_share",
                            "system_memory_gb and usable_share only with unified: true")
+    assert vram is not None  # required when not unified
     card = Card(
         id=reader.text("id"),
         name=reader.text("name", max_length=MAX_NAME),
@@ -368,7 +372,7 @@ def apply_corrections(cards: list[Card], path: Path) -> list[Card]:
         if card_id in corrected:
             raise fix.error("card", f"one correction per card (also in {corrected[card_id]})", card_id)
         corrected[card_id] = fix.prefix
-        changes = {}
+        changes: dict[str, Any] = {}
         for name, maximum in (("vram_gb", MAX_CARD_MEMORY_GB), ("bandwidth_gb_s", MAX_BANDWIDTH_GB_S)):
             value = fix.number(name, required=False, above=0, maximum=maximum)
             if value is not None:

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import AbstractSet, Sequence
 
 from .catalogue import MAX_CONTEXT, Card, Model, load_catalogue, read_model
 from .errors import DataError, quote
@@ -18,14 +18,14 @@ from .estimator import Estimate, load_settings
 from .figures import ModelFigures, model_figures
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[int] = frozenset()) -> str:
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: AbstractSet[int] = frozenset()) -> str:
     """An aligned plain-text table; columns in ``right`` are right-aligned."""
     cells = [[str(h) for h in headers]] + [["" if v is None else str(v) for v in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     lines = []
     for row in cells:
         lines.append("  ".join(v.rjust(w) if i in right else v.ljust(w)
-                               for i, (v, w) in enumerate(zip(row, widths))).rstrip())
+                               for i, (v, w) in enumerate(zip(row, widths, strict=True))).rstrip())
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -84,7 +84,7 @@ def number(value: float | None, digits: int = 1) -> str:
 def print_figures(f: ModelFigures, include_misses: bool) -> None:
     print(f"{f.model.name}: {f.cards_fit} of {f.cards_total} cards run it "
           f"(context {f.context:,} tokens, quality floor {f.floor}, calibration {f.calibration.name})")
-    if f.fastest:
+    if f.fastest and f.smallest and f.smallest.quant:
         print(f"fastest: {f.fastest.card.name} {number(f.fastest.tok_s)} tok/s; "
               f"smallest: {f.smallest.card.name} ({number(f.smallest.card.vram_gb, 0)} GB, "
               f"{f.smallest.quant.name}, {number(f.smallest.need_gb)} GB); "
@@ -118,7 +118,7 @@ def command_models(args) -> None:
             "published": m.published.isoformat() if m.published else None,
             "cards_fit": f.cards_fit,
             "fastest": f.fastest.card.name if f.fastest else None,
-            "fastest_tok_s": round(f.fastest.tok_s, 2) if f.fastest else None,
+            "fastest_tok_s": round(f.fastest.tok_s, 2) if f.fastest and f.fastest.tok_s else None,
         } for m, f in listing], ensure_ascii=False, indent=2))
         return
     print(table(["id", "name", "params B", "active B", "published", "cards fit", "fastest", "tok/s"],
@@ -129,7 +129,7 @@ def command_models(args) -> None:
 
 
 def command_cards(args) -> None:
-    cards = load_catalogue().cards
+    cards: Sequence[Card] = load_catalogue().cards
     if args.search:
         words = args.search.casefold().split()
         cards = [c for c in cards if all(w in f"{c.name} {c.vendor} {c.id}".casefold() for w in words)]

@@ -20,7 +20,7 @@ _quote.maxlist = _quote.maxtuple = _quote.maxdict = _quote.maxset = 6
 class DataError(Exception):
     """Bad input: ``file``, ``field`` and what was ``expected`` (and what was found)."""
 
-    def __init__(self, file: str, field: str, expected: str, found: object = None):
+    def __init__(self, file: object, field: str, expected: str, found: object = None):
         self.file = display_path(file)
         self.field = field
         self.expected = expected

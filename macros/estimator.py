@@ -192,7 +192,7 @@ def read_settings(path: Path) -> Settings:
         if quant.name.casefold() in seen:
             raise r.error("quants", "each quant name once", quant.name)
         seen.add(quant.name.casefold())
-    quants = tuple(quants)
+    ladder = tuple(quants)
     fit = r.mapping("fit")
     memory = r.mapping("memory")
     kv_bytes = memory.mapping("kv_bytes_per_element")
@@ -213,8 +213,8 @@ def read_settings(path: Path) -> Settings:
                                                    maximum=MAX_KV_GB_PER_1K),
         kv_bytes_per_element={str(k): kv_bytes.number(k, above=0, maximum=MAX_KV_BYTES) for k in list(kv_bytes.data)},
         default_kv_precision=memory.text("default_kv_precision"),
-        quants=quants,
-        calibrations={str(name): read_calibration(str(name), calibrations.mapping(name), quants)
+        quants=ladder,
+        calibrations={str(name): read_calibration(str(name), calibrations.mapping(name), ladder)
                       for name in list(calibrations.data)},
         default_calibration=r.text("default_calibration"),
     )
@@ -223,7 +223,8 @@ def read_settings(path: Path) -> Settings:
     if settings.comfortable > settings.fits:
         raise fit.error("comfortable", f"at most fits ({settings.fits})", settings.comfortable)
     names = [q.name for q in quants]
-    for reader, key, value in ((r, "min_quality", settings.min_quality), (fit, "shortfall_quant", settings.shortfall_quant)):
+    for reader, key, value in ((r, "min_quality", settings.min_quality),
+                               (fit, "shortfall_quant", settings.shortfall_quant)):
         if value.casefold() not in {n.casefold() for n in names}:
             raise reader.error(key, "one of " + ", ".join(names), value)
     if settings.default_calibration not in settings.calibrations:

@@ -76,7 +76,7 @@ def check_catalogue(path: Path, language: str) -> list[str]:
             problems.append(f"{where}: fuzzy (review it, then remove the fuzzy flag): {label!r}")
         filled = sum(1 for form in forms if form)
         plural = isinstance(message.id, (tuple, list))
-        if plural and 0 < filled and (filled != expected_plurals or len(forms) != expected_plurals):
+        if plural and filled > 0 and (filled != expected_plurals or len(forms) != expected_plurals):
             # Babel pads missing msgstr[N] with empty strings: some forms filled means some missing.
             problems.append(f"{where}: {filled} plural forms given, {language} needs {expected_plurals}: {label!r}")
             continue
@@ -94,7 +94,8 @@ def check_catalogue(path: Path, language: str) -> list[str]:
         sources = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
         allowed = set().union(*(template_syntax(s) for s in sources))
         if any(template_syntax(form) - allowed for form in forms):
-            problems.append(f"{where}: template syntax ({{{{ }}}}, {{% %}}, {{# #}}) the source does not have: {label!r}")
+            problems.append(f"{where}: template syntax ({{{{ }}}}, {{% %}}, {{# #}}) the source does not have: "
+                            f"{label!r}")
     return problems + msgfmt_check(path)
 
 

@@ -19,7 +19,7 @@ import math
 import stat
 import unicodedata
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal, overload
 
 import yaml
 
@@ -205,8 +205,8 @@ def load_yaml(path: Path) -> Any:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(syntax)"
-        problem = getattr(error, "problem", None) or str(error)
-        raise DataError(path, where, "valid YAML", problem) from None
+        found = getattr(error, "problem", None) or str(error)
+        raise DataError(path, where, "valid YAML", found) from None
 
 
 def describe(value: Any, prefix: str = "") -> str:
@@ -243,6 +243,11 @@ class FieldReader:
             raise self.error(field, "a value (the field is required)", found)
         return value
 
+    @overload
+    def text(self, field: str, required: Literal[True] = ..., max_length: int = ...) -> str: ...
+    @overload
+    def text(self, field: str, required: bool, max_length: int = ...) -> str | None: ...
+
     def text(self, field: str, required: bool = True, max_length: int = MAX_TEXT) -> str | None:
         value = self._get(field, required)
         if value is None:
@@ -258,6 +263,13 @@ class FieldReader:
         if bad:
             raise self.error(field, "text without control or bidirectional control characters", bad)
         return value
+
+    @overload
+    def number(self, field: str, required: Literal[True] = ..., minimum: float | None = ...,
+               maximum: float | None = ..., above: float | None = ...) -> float: ...
+    @overload
+    def number(self, field: str, required: bool, minimum: float | None = ...,
+               maximum: float | None = ..., above: float | None = ...) -> float | None: ...
 
     def number(self, field: str, required: bool = True, minimum: float | None = None,
                maximum: float | None = None, above: float | None = None) -> float | None:
@@ -278,6 +290,12 @@ class FieldReader:
             raise self.error(field, f"a number of at most {maximum:g}", value)
         return float(value)
 
+    @overload
+    def integer(self, field: str, required: Literal[True] = ..., minimum: int | None = ...,
+                maximum: int = ...) -> int: ...
+    @overload
+    def integer(self, field: str, required: bool, minimum: int | None = ..., maximum: int = ...) -> int | None: ...
+
     def integer(self, field: str, required: bool = True, minimum: int | None = None,
                 maximum: int = MAX_INTEGER) -> int | None:
         value = self._get(field, required)
@@ -291,6 +309,11 @@ class FieldReader:
             raise self.error(field, f"a whole number of at most {maximum:,}", value)
         return value
 
+    @overload
+    def boolean(self, field: str, required: Literal[True] = ...) -> bool: ...
+    @overload
+    def boolean(self, field: str, required: bool) -> bool | None: ...
+
     def boolean(self, field: str, required: bool = True) -> bool | None:
         value = self._get(field, required)
         if value is None:
@@ -298,6 +321,11 @@ class FieldReader:
         if not isinstance(value, bool):
             raise self.error(field, "true or false", value)
         return value
+
+    @overload
+    def date(self, field: str, required: Literal[True] = ..., latest: dt.date | None = ...) -> dt.date: ...
+    @overload
+    def date(self, field: str, required: bool, latest: dt.date | None = ...) -> dt.date | None: ...
 
     def date(self, field: str, required: bool = True, latest: dt.date | None = None) -> dt.date | None:
         value = self._get(field, required)
@@ -308,6 +336,11 @@ class FieldReader:
         if latest is not None and value > latest:
             raise self.error(field, f"a date no later than {latest.isoformat()}", value.isoformat())
         return value
+
+    @overload
+    def choice(self, field: str, allowed: Iterable[str], required: Literal[True] = ...) -> str: ...
+    @overload
+    def choice(self, field: str, allowed: Iterable[str], required: bool) -> str | None: ...
 
     def choice(self, field: str, allowed: Iterable[str], required: bool = True) -> str | None:
         value = self._get(field, required)
@@ -352,13 +385,18 @@ class FieldReader:
             raise self.error(field, "at least one whole number", value)
         return tuple(value)
 
-    def mapping(self, field: str, required: bool = True) -> "FieldReader | None":
+    @overload
+    def mapping(self, field: str, required: Literal[True] = ...) -> FieldReader: ...
+    @overload
+    def mapping(self, field: str, required: bool) -> FieldReader | None: ...
+
+    def mapping(self, field: str, required: bool = True) -> FieldReader | None:
         value = self._get(field, required)
         if value is None:
             return None
         return FieldReader(self.file, value, self.name(field))
 
-    def mappings(self, field: str) -> list["FieldReader"]:
+    def mappings(self, field: str) -> list[FieldReader]:
         value = self._get(field, False)
         if value is None:
             return []

@@ -38,7 +38,8 @@ PAGE_TITLES = {
     "models.md": (N_("All models"), N_("Every open-weight model we track, with the cards that run it.")),
     "cards.md": (N_("All cards"), N_("Every graphics card and machine we track, by vendor and memory size.")),
     "methodology.md": (N_("How we estimate"), N_("The formulas, constants and measured accuracy behind every figure.")),
-    "translators.md": (N_("Translators' guide"), N_("How the phrase catalogues of this site are translated and checked.")),
+    "translators.md": (N_("Translators' guide"),
+                       N_("How the phrase catalogues of this site are translated and checked.")),
 }
 TABLE_SLOT = re.compile(r'<div class="tps-table-slot" data-(model|card)="([a-z0-9.-]+)"></div>')
 CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{"annotate": [^,]*, "base": ")([^"]*)(")')
@@ -124,9 +125,9 @@ def check_settings(config) -> None:
     i18n = config.plugins.get("i18n")
     for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
         variable = LANGUAGE_SWITCHES.get(language.locale)
-        value = os.environ.get(variable, "true") if variable else None
-        if value is None:
+        if variable is None:
             continue
+        value = os.environ.get(variable, "true")
         if value.strip().casefold() not in ("true", "false"):
             raise DataError("environment", variable, f"true or false (build the {language.name} pages or not)",
                             value)
@@ -167,9 +168,9 @@ def add_generated_pages(files, config):
     for model in r.catalogue.models:
         if preview and model.id not in preview:
             continue
-        page = r.model_page(model.id)
-        files.append(File.generated(config, f"{prefix}models/{model.id}.md",
-                                    content=generated_page("model", model.id, page.title, page.description)))
+        model_page = r.model_page(model.id)
+        files.append(File.generated(config, f"{prefix}models/{model.id}.md", content=generated_page(
+            "model", model.id, model_page.title, model_page.description)))
     for card in r.catalogue.cards:
         if preview and card.id not in preview:
             continue
