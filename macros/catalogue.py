@@ -26,6 +26,9 @@ RESERVED_IDS = ("index",)
 # The largest open-weight models have about 1,000 billion parameters (Kimi K2): ten times
 # that leaves room for growth and still catches a size typed in parameters or millions.
 MAX_PARAMETERS_B = 10_000
+# ... and a hundred thousand parameters is the floor: a smaller size (1e-300) would make the
+# bytes read per token vanish and the speed overflow to infinity.
+MIN_PARAMETERS_B = 0.0001
 # Sanity bounds of a card (the largest today: 512 GB of unified memory, 8 TB/s).
 MAX_CARD_MEMORY_GB = 10_000
 MAX_BANDWIDTH_GB_S = 100_000
@@ -211,8 +214,9 @@ def read_model(path: Path) -> Model:
     if model_id in RESERVED_IDS:
         raise r.error("id", "an id other than " + ", ".join(RESERVED_IDS) + " (the name of a list page)", model_id)
     weights = r.choice("weights", ("open", "api"))
-    parameters = r.number("parameters_b", above=0, maximum=MAX_PARAMETERS_B)
-    active = r.number("active_parameters_b", required=False, above=0, maximum=MAX_PARAMETERS_B)
+    parameters = r.number("parameters_b", above=0, minimum=MIN_PARAMETERS_B, maximum=MAX_PARAMETERS_B)
+    active = r.number("active_parameters_b", required=False, above=0, minimum=MIN_PARAMETERS_B,
+                      maximum=MAX_PARAMETERS_B)
     if active is not None and active > parameters:
         raise r.error("active_parameters_b", f"at most parameters_b ({parameters:g})", active)
     arch_reader = r.mapping("architecture", required=False)

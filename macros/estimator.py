@@ -183,7 +183,7 @@ def read_settings(path: Path) -> Settings:
     r = FieldReader(path, load_yaml(path))
     quants = []
     for rank, q in enumerate(r.mappings("quants")):
-        quants.append(Quant(q.text("name"), q.number("bits_per_weight", above=0, maximum=32), rank))
+        quants.append(Quant(q.text("name"), q.number("bits_per_weight", above=0, minimum=0.5, maximum=32), rank))
         q.finish()
     if not quants:
         raise r.error("quants", "at least one quantization")

@@ -107,3 +107,17 @@ def test_the_control_a_live_alert_is_seen(hostile_server, browser_page):
                   " document.body.append(s); }")
     page.wait_for_timeout(500)
     assert dialogs == ["7"]
+
+
+def test_the_calculator_warns_beyond_the_models_context(hostile_server, browser_page):
+    page, dialogs = browser_page
+    page.goto(f"{hostile_server}models/llama-3.1-8b/")
+    page.wait_for_selector("form.tps-inputs[data-state=ready]", state="attached", timeout=20000)
+    warning = page.locator(".tps-context-warning")
+    assert warning.is_hidden()
+    page.fill("input[name=context]", "200000")
+    page.wait_for_function("() => !document.querySelector('.tps-context-warning').hidden")
+    assert warning.inner_text() == ("Llama 3.1 8B reads at most 131,072 tokens of context: at 200,000 tokens "
+                                    "these figures are beyond what it can use.")
+    page.fill("input[name=context]", "131072")
+    page.wait_for_function("() => document.querySelector('.tps-context-warning').hidden")

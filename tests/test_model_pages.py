@@ -96,3 +96,16 @@ def test_sections_without_data_are_left_out(site):
     assert f'<h3>{Phrases("de").gettext("The training run")}</h3>' not in de
     nl = page_path(site, "nl", "models", "glm-130b").read_text(encoding="utf-8")
     assert f'<h3>{Phrases("nl").gettext("The training run")}</h3>' in nl
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_context_beyond_the_models_maximum_is_flagged(site, language):
+    from macros.phrases import Phrases
+    fmt = Phrases(language).fmt
+    warning = str(Phrases(language).t(
+        "{model} reads at most {max_context} tokens of context: at {context} tokens these figures are beyond "
+        "what it can use.", model="Falcon-7B", max_context=fmt.count(2048), context=fmt.count(4096)))
+    falcon = page_path(site, language, "models", "falcon-7b").read_text(encoding="utf-8")
+    assert f'<p class="tps-context-warning" role="note">{warning}</p>' in falcon  # 4,096 > 2,048 tokens
+    llama = page_path(site, language, "models", "llama-3.1-8b").read_text(encoding="utf-8")
+    assert '<p class="tps-context-warning" role="note" hidden></p>' in llama  # 131,072 tokens: no warning
