@@ -396,3 +396,19 @@ def test_the_command_refuses_a_model_file_with_an_alias_bomb(capsys, tmp_path):
     status, _, err = run(capsys, "estimate", "--model-file", str(path))
     assert status == 2 and "values once aliases are expanded" in one_line(err)
 
+
+
+def test_nav_titles_and_descriptions_of_hand_made_pages_are_escaped(monkeypatch):
+    """Material prints nav titles and meta descriptions as they are: a translated title is escaped."""
+    from types import SimpleNamespace
+
+    from macros import site
+
+    hostile = 'Alle modellen" & <b>'
+    phrases = SimpleNamespace(gettext=lambda message: hostile)
+    monkeypatch.setattr(site, "current_renderer", lambda config: SimpleNamespace(phrases=phrases))
+    page = SimpleNamespace(title="All models", meta={}, file=SimpleNamespace(src_uri="en/models.md"))
+    site.set_nav_titles(SimpleNamespace(pages=[page]), config=None)
+    site.set_page_meta("", page, config=None)
+    assert page.title == "Alle modellen&#34; &amp; &lt;b&gt;"
+    assert page.meta["description"] == "Alle modellen&#34; &amp; &lt;b&gt;"
