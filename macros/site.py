@@ -13,6 +13,7 @@ and editors (`TPS_PREVIEW=glm-130b mkdocs serve`), and the small site the tests 
 from __future__ import annotations
 
 import gzip
+import html as html_module
 import json
 import os
 import re
@@ -21,7 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 from .catalogue import load_catalogue, load_portal
 from .errors import DataError
@@ -43,6 +44,7 @@ PAGE_TITLES = {
 }
 TABLE_SLOT = re.compile(r'<div class="tps-table-slot" data-(model|card)="([a-z0-9.-]+)"></div>')
 CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{"annotate": [^,]*, "base": ")([^"]*)(")')
+MARKUP = re.compile(r"<!--.*?-->|<[^>]*>", re.S)
 SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"'
 
 # Build settings from the environment. SITE_URL lands in every canonical link, hreflang and
@@ -81,10 +83,12 @@ def attribute_safe(html: str) -> str:
     """A phrase's HTML as text escaped for an attribute and <title>: Material prints page
     titles and descriptions unescaped (``content="{{ page.meta.description }}"``).
 
-    >>> attribute_safe('Evil&#34; onmouseover=&#34;x <b>7B</b>')
-    'Evil&#34; onmouseover=&#34;x 7B'
+    Unlike Markup.striptags it keeps the spaces as they are (French no-break spaces).
+
+    >>> attribute_safe('Evil&#34; onmouseover=&#34;x <b>7B</b>\xa0:')
+    'Evil&#34; onmouseover=&#34;x 7B\xa0:'
     """
-    return str(escape(Markup(html).striptags()))
+    return str(escape(html_module.unescape(MARKUP.sub("", html))))
 
 
 def generated_page(kind: str, item: str, title: str, description: str) -> str:
