@@ -59,7 +59,8 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
               for m in newest_first(catalogue.models)[:portal.recent_models] if m.published]
     return {"models": models, "cards": cards, "recent": recent,
             "counts": p.t(N_("{models} open-weight models, {cards} graphics cards and machines, every pair "
-                             "worked out."), models=f.count(len(catalogue.models)), cards=f.count(len(catalogue.cards)))}
+                             "worked out."), models=f.count(len(catalogue.models)),
+                         cards=f.count(len(catalogue.cards)))}
 
 
 def methodology(p: Phrases, settings: Settings) -> dict:

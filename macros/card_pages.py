@@ -181,7 +181,7 @@ class CardPageBuilder:
 
     def faq(self, card: Card, runs, misses, v: dict) -> list[tuple[str, Markup]]:
         p, f = self.p, self.f
-        qa = []
+        qa: list[tuple[str, Markup]] = []
         by_model = {m.id: e for m, e in runs}
         miss_by_model = {m.id: miss for m, miss in misses}
         for model in self.portal.card_faq_models:

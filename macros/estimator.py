@@ -55,11 +55,20 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from .catalogue import DATA_DIR, VENDORS, Architecture, Card, Model
+from .catalogue import DATA_DIR, MAX_CARD_MEMORY_GB, MAX_CONTEXT, VENDORS, Architecture, Card, Model
 from .errors import DataError
 from .records import FieldReader, load_yaml
 
 FIT_LABELS = ("comfortable", "tight", "none")
+# Bounds of the constants, each well beyond any sensible setting: a KV element is at most
+# 4 bytes (f32), a speed range wider than 100x says nothing, and a card set larger than
+# 1,024 GPUs is a cluster, not a card.
+MAX_KV_BYTES = 8
+MAX_RANGE_HIGH = 100
+MAX_BUFFER_GB = 1_000
+MAX_KV_GB_PER_1K = 100
+MAX_READING_SPEED = 10_000
+MAX_GPUS = 1_024
 
 
 @dataclass(frozen=True)
@@ -172,7 +181,7 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Ca
         vendor_factors=factors("vendor_factors", VENDORS, "a vendor"),
         architecture_factors=factors("architecture_factors", ()),
         range_low=range_reader.number("low", above=0, maximum=1),
-        range_high=range_reader.number("high", minimum=1),
+        range_high=range_reader.number("high", minimum=1, maximum=MAX_RANGE_HIGH),
         confidence=r.choice("confidence", ("low", "medium", "high")),
         memory_type_factors=factors("memory_type_factors", ()),
         overhead_ms=r.number("overhead_ms", required=False, minimum=0, maximum=1000) or 0.0,
@@ -192,7 +201,7 @@ def read_settings(path: Path) -> Settings:
     r = FieldReader(path, load_yaml(path))
     quants = []
     for rank, q in enumerate(r.mappings("quants")):
-        quants.append(Quant(q.text("name"), q.number("bits_per_weight", above=0, maximum=32), rank,
+        quants.append(Quant(q.text("name"), q.number("bits_per_weight", above=0, minimum=0.5, maximum=32), rank,
                             q.boolean("native_only", required=False) or False))
         q.finish()
     if not quants:
@@ -202,30 +211,31 @@ def read_settings(path: Path) -> Settings:
         if quant.name.casefold() in seen:
             raise r.error("quants", "each quant name once", quant.name)
         seen.add(quant.name.casefold())
-    quants = tuple(quants)
+    ladder = tuple(quants)
     fit = r.mapping("fit")
     memory = r.mapping("memory")
     kv_bytes = memory.mapping("kv_bytes_per_element")
     calibrations = r.mapping("calibrations")
     settings = Settings(
         file=str(path),
-        context_tokens=r.integer("context_tokens", minimum=1),
+        context_tokens=r.integer("context_tokens", minimum=1, maximum=MAX_CONTEXT),
         min_quality=r.text("min_quality"),
         max_quality=r.text("max_quality"),
-        reading_speed_tok_s=r.number("reading_speed_tok_s", above=0),
-        vram_tiers_gb=r.integers("vram_tiers_gb"),
-        multi_gpu_counts=r.integers("multi_gpu_counts", minimum=2),
+        reading_speed_tok_s=r.number("reading_speed_tok_s", above=0, maximum=MAX_READING_SPEED),
+        vram_tiers_gb=r.integers("vram_tiers_gb", maximum=int(MAX_CARD_MEMORY_GB)),
+        multi_gpu_counts=r.integers("multi_gpu_counts", minimum=2, maximum=MAX_GPUS, required=True),
         multi_gpu_example=read_example(r.mapping("multi_gpu_example")),
         fits=fit.number("fits", above=0, maximum=1),
         comfortable=fit.number("comfortable", above=0, maximum=1),
         shortfall_quant=fit.text("shortfall_quant"),
-        compute_buffer_gb=memory.number("compute_buffer_gb", minimum=0),
-        kv_estimate_gb_per_1k_tokens=memory.number("kv_estimate_gb_per_1k_tokens", minimum=0),
+        compute_buffer_gb=memory.number("compute_buffer_gb", minimum=0, maximum=MAX_BUFFER_GB),
+        kv_estimate_gb_per_1k_tokens=memory.number("kv_estimate_gb_per_1k_tokens", minimum=0,
+                                                   maximum=MAX_KV_GB_PER_1K),
         vision_bits_per_weight=memory.number("vision_encoder_bits_per_weight", above=0, maximum=32),
-        kv_bytes_per_element={k: kv_bytes.number(k, above=0) for k in list(kv_bytes.data)},
+        kv_bytes_per_element={str(k): kv_bytes.number(k, above=0, maximum=MAX_KV_BYTES) for k in list(kv_bytes.data)},
         default_kv_precision=memory.text("default_kv_precision"),
-        quants=quants,
-        calibrations={str(name): read_calibration(str(name), calibrations.mapping(name), quants)
+        quants=ladder,
+        calibrations={str(name): read_calibration(str(name), calibrations.mapping(name), ladder)
                       for name in list(calibrations.data)},
         default_calibration=r.text("default_calibration"),
     )

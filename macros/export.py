@@ -147,6 +147,33 @@ def plural_runs(phrases: Phrases, forms: tuple[str, str], largest: int) -> list[
     return runs
 
 
+# Shown when the context asked for is longer than the model reads (its max_context).
+BEYOND_CONTEXT = N_("{model} reads at most {max_context} tokens of context: at {context} tokens these figures "
+                    "are beyond what it can use.")
+
+
+def context_warning(phrases: Phrases, model: Model, context: int | str) -> str:
+    """The warning for ``context`` (empty when the model reads that much); ``context="{context}"``
+    leaves the placeholder for the browser.
+
+    >>> from macros.catalogue import Architecture
+    >>> layout = Architecture(4, "gqa", 1, 64, max_context=2048)
+    >>> old = Model("m", "Old & Small", "m.yaml", True, 1.0, architecture=layout)
+    >>> context_warning(Phrases("en"), old, 4096)  # doctest: +ELLIPSIS
+    'Old &amp; Small reads at most 2,048 tokens of context: at 4,096 tokens these figures are beyond what ...'
+    >>> context_warning(Phrases("en"), old, 4096).endswith("what it can use.")
+    True
+    >>> context_warning(Phrases("en"), old, 2048)
+    ''
+    """
+    limit = model.architecture.max_context if model.architecture else None
+    if limit is None or (isinstance(context, int) and context <= limit):
+        return ""
+    f = phrases.fmt
+    shown = f.count(context) if isinstance(context, int) else context
+    return str(phrases.t(BEYOND_CONTEXT, model=model.name, max_context=f.count(limit), context=shown))
+
+
 def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total: int,
                 confidence: str, headers: list[str]) -> dict:
     """The translated words one model page's calculator shows; numbers are formatted in the browser."""
@@ -164,6 +191,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "no_fit": str(p.t(N_("No card in our catalogue can run {model} at these settings."), model=model.name)),
         "units": {" ": f.unit_space, "GB": f.unit("GB"), "GB/s": f.unit("GB/s"), "%": f.percent(0.5).removeprefix(f.count(50))},
         "headers": headers,
+        "max_context": model.architecture.max_context if model.architecture else None,
+        "beyond_context": context_warning(p, model, "{context}"),
         # Phrases of the worked example any row can show; the browser fills the placeholders.
         "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in working_lines(model)],
                     "check": p.gettext(WORKING_CHECK)},

@@ -23,8 +23,8 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.plurals import get_plural
 
 from .errors import DataError
-from .phrases import (DOMAIN, LANGUAGES, LOCALES_DIR, consistent, placeholders, po_path, read_catalog, tags,
-                      template_syntax)
+from .phrases import (DOMAIN, LANGUAGES, LOCALES_DIR, consistent, markup_problem, placeholders, po_path,
+                      read_catalog, template_syntax)
 
 ROOT = LOCALES_DIR.parent
 KEYWORDS = ["-k", "N_", "-k", "NP_:1,2"]
@@ -81,7 +81,7 @@ def check_catalogue(path: Path, language: str) -> list[str]:
             problems.append(f"{where}: fuzzy (review it, then remove the fuzzy flag): {label!r}")
         filled = sum(1 for form in forms if form)
         plural = isinstance(message.id, (tuple, list))
-        if plural and 0 < filled and (filled != expected_plurals or len(forms) != expected_plurals):
+        if plural and filled > 0 and (filled != expected_plurals or len(forms) != expected_plurals):
             # Babel pads missing msgstr[N] with empty strings: some forms filled means some missing.
             problems.append(f"{where}: {filled} plural forms given, {language} needs {expected_plurals}: {label!r}")
             continue
@@ -93,13 +93,14 @@ def check_catalogue(path: Path, language: str) -> list[str]:
             found = set().union(*(placeholders(f) for f in forms))
             problems.append(f"{where}: placeholders differ from the source: expected "
                             f"{{{', '.join(sorted(source))}}}, found {{{', '.join(sorted(found))}}}: {label!r}")
-        source_tags = tags(message.id[0] if isinstance(message.id, (tuple, list)) else message.id)
-        if any(tags(form) != source_tags for form in forms):
-            problems.append(f"{where}: markup differs from the source {source_tags}: {label!r}")
+        problem = markup_problem(message.id, message.string)
+        if problem:
+            problems.append(f"{where}: markup differs from the source ({problem}): {label!r}")
         sources = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
         allowed = set().union(*(template_syntax(s) for s in sources))
         if any(template_syntax(form) - allowed for form in forms):
-            problems.append(f"{where}: template syntax ({{{{ }}}}, {{% %}}, {{# #}}) the source does not have: {label!r}")
+            problems.append(f"{where}: template syntax ({{{{ }}}}, {{% %}}, {{# #}}) the source does not have: "
+                            f"{label!r}")
     return problems + msgfmt_check(path)
 
 

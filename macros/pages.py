@@ -357,7 +357,8 @@ class ModelPageBuilder:
         )
         groups = [
             (N_("Origin"), N_("Who built this model, where, and when it was published."), origin),
-            (N_("What it does"), N_("The kinds of problem the model was built for. A model can have several."), purpose),
+            (N_("What it does"), N_("The kinds of problem the model was built for. A model can have several."),
+             purpose),
             (N_("Size"), N_("How large the model is and how much data it was trained on. The parameter count "
                             "decides whether it fits on a given card."), size),
             (N_("Training compute"), N_("The arithmetic done to train the model, in floating-point operations. It "
@@ -571,7 +572,7 @@ class ModelPageBuilder:
 
     def faq(self, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str, Markup]]:
         p, f = self.p, self.f
-        qa = []
+        qa: list[tuple[str, Markup]] = []
 
         def ask(question: str, answer: Markup, **extra):
             qa.append((p.t(question, **v, **extra), answer))

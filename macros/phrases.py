@@ -3,8 +3,9 @@
 The ``.po`` files are read directly (compiled in memory, nothing committed);
 a message a language lacks falls back to English, then to the source text.
 Placeholders are named, ``{model}``; their values are escaped, the sentence
-itself is trusted markup from the catalogue (``tps-atlas i18n check`` keeps its
-markup identical to the source).
+itself is trusted markup from the catalogue: a translation whose markup differs
+from its source's (a tag, an attribute, a comment, a stray ``<``) stops the build,
+as it fails ``tps-atlas i18n check``.
 
 >>> nl = Phrases("nl")
 >>> fr = Phrases("fr")
@@ -26,14 +27,17 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from markupsafe import Markup, escape
 
-from .errors import DataError
+from .errors import DataError, quote
 from .formatting import Formatter
+from .records import read_text_file
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 LANGUAGES = ("en", "nl", "fr", "de")
 DOMAIN = "messages"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-TAG = re.compile(r"</?[a-zA-Z][^>]*>")
+# A complete tag: '<' inside one means the first was never closed.
+TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
+MAX_PO_BYTES = 5_000_000
 # Jinja's delimiters: a sentence must never carry template code into a page.
 TEMPLATE_SYNTAX = re.compile(r"\{[{%#]|[}%#]\}")
 
@@ -60,8 +64,40 @@ def template_syntax(text: str) -> set[str]:
     return set(TEMPLATE_SYNTAX.findall(text))
 
 
+def markup_problem(source, translated) -> str | None:
+    """How a translation's markup differs from its source's, or None.
+
+    Every form must have exactly the source's tags (same attributes, written the same), and
+    outside them no ``<``, ``>``, ``"`` or backtick the source lacks: that refuses added tags, comments
+    (``<!--``) and a tag left open (``<img src=x onerror=...`` with no ``>``).
+
+    >>> markup_problem("<strong>{model}</strong> runs", "<strong>{model}</strong> draait")
+    >>> markup_problem("{model} runs", "{model} draait<script>alert(1)</script>")
+    "tags ['</script>', '<script>'], the source has none"
+    >>> markup_problem("All models", "Alle modellen<img src=x onerror=alert(2) ")
+    "a '<' outside the source's tags (an unterminated tag or a comment)"
+    """
+    sources = tuple(source) if isinstance(source, (tuple, list)) else (source,)
+    targets = tuple(translated) if isinstance(translated, (tuple, list)) else (translated,)
+    expected = tags(sources[0])
+    outside = TAG.sub("", sources[0])
+    for target in targets:
+        if not target:
+            continue
+        found = tags(target)
+        if found != expected:
+            return f"tags {found}, the source has {expected or 'none'}"
+        rest = TAG.sub("", target)
+        for char, what in (("<", "an unterminated tag or a comment"), (">", "a stray tag end"),
+                           ('"', "it would end an attribute: use typographic quotes"),
+                           ("`", "it would end an attribute in old browsers")):
+            if rest.count(char) > outside.count(char):
+                return f"a {char!r} outside the source's tags ({what})"
+    return None
+
+
 def same_markup(source, translated) -> bool:
-    """Every translated form has the source's HTML tags and no template syntax it lacks.
+    """Every translated form has the source's markup and no template syntax it lacks.
 
     A sentence goes into the page as trusted markup: a translation must not bring its own.
 
@@ -75,7 +111,8 @@ def same_markup(source, translated) -> bool:
     sources = tuple(source) if isinstance(source, (tuple, list)) else (source,)
     targets = tuple(translated) if isinstance(translated, (tuple, list)) else (translated,)
     allowed = set().union(*(template_syntax(s) for s in sources))
-    return all(not t or (tags(t) == tags(sources[0]) and template_syntax(t) <= allowed) for t in targets)
+    return markup_problem(source, translated) is None and all(
+        not t or template_syntax(t) <= allowed for t in targets)
 
 
 def po_path(language: str, locales_dir: Path = LOCALES_DIR) -> Path:
@@ -86,16 +123,56 @@ PO_STRING = r'"(?:[^"\\]|\\.)*"'
 PO_LINE = re.compile(rf'^(?:(msgctxt|msgid|msgid_plural|msgstr)(?:\[(\d+)\])?[ \t]+)?{PO_STRING}[ \t]*$')
 
 
-def check_po_syntax(path: Path, text: str) -> None:
+HEADER_FIELD = re.compile(r'^"(Plural-Forms|Content-Type):\s*(.*?)(?:\\n)?"\s*$')
+PLURAL_FORMS = re.compile(r"^\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?)\s*;?\s*$")
+
+
+def check_po_header(path: Path, text: str) -> int | None:
+    """The header's charset and Plural-Forms, as gettext reads them; returns nplurals.
+
+    >>> check_po_header(Path("nl.po"), 'msgid ""\\nmsgstr ""\\n"Plural-Forms: nplurals=2; plural=(n != 1);\\\\n"\\n')
+    2
+    >>> check_po_header(Path("nl.po"),  # doctest: +ELLIPSIS
+    ...                 'msgid ""\\nmsgstr ""\\n"Plural-Forms: nplurals=2; plural=(n != 1;\\\\n"\\n')
+    Traceback (most recent call last):
+    ...
+    macros.errors.DataError: nl.po: line 3 (Plural-Forms): expected a plural expression gettext ..., found '(n != 1'
+    """
+    nplurals = None
+    for number, line in enumerate(text.splitlines()[:40], 1):
+        match = HEADER_FIELD.match(line.strip())
+        if not match:
+            continue
+        name, value = match.groups()
+        where = f"line {number} ({name})"
+        if name == "Content-Type":
+            charset = re.search(r"charset\s*=\s*([^\s;]+)", value)
+            if charset and charset.group(1).casefold().replace("_", "-") not in ("utf-8", "utf8", "charset"):
+                raise DataError(path, where, "charset=UTF-8", charset.group(1))
+            continue
+        forms = PLURAL_FORMS.match(value)
+        if not forms:
+            raise DataError(path, where, "nplurals=N; plural=EXPRESSION;", value)
+        try:
+            gettext.c2py(forms.group(2))
+        except (ValueError, SyntaxError, RecursionError):
+            raise DataError(path, where, "a plural expression gettext can read", forms.group(2)) from None
+        nplurals = int(forms.group(1))
+        if not 1 <= nplurals <= 6:
+            raise DataError(path, where, "nplurals from 1 to 6", nplurals)
+    return nplurals
+
+
+def check_po_syntax(path: Path, text: str, nplurals: int | None = None) -> None:
     """The line syntax of a .po file, as GNU msgfmt reads it. Babel's reader lets most
     mistakes pass: it cuts an unclosed string short, ignores a second msgstr and reads
     ``msgstr x`` as empty.
 
     >>> check_po_syntax(Path("nl.po"), 'msgid "Fastest card"\\nmsgstr "Snelste kaart"\\n')
-    >>> check_po_syntax(Path("nl.po"), 'msgid "Fastest card"\\nmsgstr "Snelste kaart\\n')
+    >>> check_po_syntax(Path("nl.po"), 'msgid "Fastest card"\\nmsgstr "Snelste kaart\\n')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    macros.errors.DataError: nl.po: line 2: expected valid .po syntax (keyword "text", or "text" continuing it), found 'msgstr "Snelste kaart'
+    macros.errors.DataError: nl.po: line 2: expected valid .po syntax ..., found 'msgstr "Snelste kaart'
     """
     def error(expected: str) -> DataError:
         return DataError(path, f"line {number}", expected, stripped[:80])
@@ -103,6 +180,15 @@ def check_po_syntax(path: Path, text: str) -> None:
     previous = None  # the last keyword read: msgctxt, msgid, msgid_plural, msgstr, msgstr[]
     forms = 0
     number, stripped = 0, ""
+    # Each (context, msgid) once: gettext would silently use one of two translations.
+    seen: dict[tuple[str, str], int] = {}
+    context, key, key_line = "", "", 0
+
+    def entry_done() -> None:
+        if (context, key) in seen:
+            raise DataError(path, f"line {key_line}", f"each msgid once (it is also on line {seen[context, key]})",
+                            key[:80])
+        seen[context, key] = key_line
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -111,6 +197,20 @@ def check_po_syntax(path: Path, text: str) -> None:
         if not match:
             raise error('valid .po syntax (keyword "text", or "text" continuing it)')
         keyword, index = match.groups()
+        quoted = stripped[stripped.index('"') + 1:stripped.rindex('"')]
+        if keyword == "msgctxt":
+            context = quoted
+        elif keyword == "msgid":
+            if previous != "msgctxt":
+                context = ""
+            key, key_line = quoted, number
+        elif keyword is None and previous in ("msgctxt", "msgid"):
+            if previous == "msgctxt":
+                context += quoted
+            else:
+                key += quoted
+        if keyword in ("msgstr", "msgid_plural") and previous == "msgid":
+            entry_done()
         if keyword is None:
             if previous is None:
                 raise error("a keyword (msgid, msgstr) before the text")
@@ -133,6 +233,8 @@ def check_po_syntax(path: Path, text: str) -> None:
             forms = forms + 1 if previous == "msgstr[]" else 0
             if previous not in ("msgid_plural", "msgstr[]") or int(index) != forms:
                 raise error(f"msgstr[{forms}]")
+            if nplurals is not None and forms >= nplurals:
+                raise error(f"at most msgstr[{nplurals - 1}] (the header says nplurals={nplurals})")
         if keyword:
             previous = "msgstr[]" if index is not None else keyword
     if previous in ("msgctxt", "msgid", "msgid_plural"):
@@ -141,14 +243,11 @@ def check_po_syntax(path: Path, text: str) -> None:
 
 
 def read_catalog(path: Path, language: str):
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise DataError(path, "(file)", f"the phrase catalogue of {language!r}") from None
-    try:
-        check_po_syntax(path, data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise DataError(path, "(file)", "UTF-8 text") from None
+    if not path.exists() and not path.is_symlink():
+        raise DataError(path, "(file)", f"the phrase catalogue of {language!r}")
+    text = read_text_file(path, MAX_PO_BYTES)
+    check_po_syntax(path, text, check_po_header(path, text))
+    data = text.encode("utf-8")
     try:
         return read_po(io.BytesIO(data), locale=language, abort_invalid=True)
     except Exception as error:  # babel's PoFileError and friends
@@ -161,11 +260,19 @@ def translations(language: str, locales_dir: str = str(LOCALES_DIR)) -> gettext.
     chain = gettext.NullTranslations()
     for lang in ([language, "en"] if language != "en" else ["en"])[::-1]:
         catalog = read_catalog(po_path(lang, Path(locales_dir)), lang)
-        # Drop translations whose placeholders or markup differ from the source: never a broken
-        # page, never markup or template code that is not in the source (English is used instead).
+        path = po_path(lang, Path(locales_dir))
         for message in list(catalog):
-            if message.id and message.string and not (consistent(message.id, message.string)
-                                                      and same_markup(message.id, message.string)):
+            if not (message.id and message.string):
+                continue
+            # Markup a translation adds would be live on the page: refuse the catalogue.
+            problem = markup_problem(message.id, message.string)
+            if problem:
+                label = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+                raise DataError(path, f"line {message.lineno} (msgid {quote(label)})",
+                                "only the markup of the source (tps-atlas i18n check)", problem)
+            # Other slips (a renamed placeholder, template code) fall back to English: never a
+            # broken page, never template code that is not in the source.
+            if not (consistent(message.id, message.string) and same_markup(message.id, message.string)):
                 message.string = "" if isinstance(message.id, str) else ("",) * len(message.string)
         buffer = io.BytesIO()
         write_mo(buffer, catalog, use_fuzzy=False)
@@ -216,7 +323,7 @@ class Phrases:
     @property
     def locale_name(self) -> str:
         """The language's own name for itself: Nederlands, Français."""
-        name = self.fmt.locale.get_display_name(self.fmt.locale)
+        name = self.fmt.locale.get_display_name(self.fmt.locale) or self.language
         return name[:1].upper() + name[1:]
 
     def gettext(self, message: str) -> str:

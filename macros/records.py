@@ -16,8 +16,10 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import math
+import stat
+import unicodedata
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal, overload
 
 import yaml
 
@@ -39,6 +41,72 @@ class _ValueProblem(Exception):
         return f"line {mark.line + 1}, column {mark.column + 1}"
 
 
+# Data files are small (the largest model file is a few KB): anything larger is a mistake,
+# and a device such as /dev/zero or a pipe is never read at all.
+MAX_FILE_BYTES = 1_000_000
+# Our records nest three levels deep; a deeper file would only exhaust the parser's stack.
+MAX_DEPTH = 32
+# Values after alias expansion: nine aliases of nine aliases... would fill the memory.
+MAX_NODES = 100_000
+# Numbers without a field-specific range: far above any real quantity we record (training
+# compute is about 1e26 FLOP), far below where float arithmetic overflows.
+MAX_NUMBER = 1e30
+MAX_INTEGER = 10**9
+MAX_TEXT = 2_000
+# Characters that reorder or hide the text around them: an unterminated right-to-left
+# override turns the rest of a <title> around.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def unsafe_character(text: str, allow_newlines: bool = False) -> str | None:
+    """The first control or bidirectional control character of ``text``, named, or None.
+
+    >>> unsafe_character("GLM-130B"), unsafe_character("Ctl\x1b[2J"), unsafe_character("a\u202eb")
+    (None, 'U+001B (a control character)', 'U+202E (a bidirectional control)')
+    """
+    for char in text:
+        if char in BIDI_CONTROLS:
+            return f"U+{ord(char):04X} (a bidirectional control)"
+        if unicodedata.category(char) == "Cc" and not (allow_newlines and char in "\n\t"):
+            return f"U+{ord(char):04X} (a control character)"
+    return None
+
+
+def read_text_file(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    """A regular UTF-8 file of at most ``limit`` bytes; anything else is a DataError."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        found = "a link to a missing file" if path.is_symlink() else "no such file"
+        raise DataError(path, "(file)", "a readable file", found) from None
+    except OSError as error:
+        raise DataError(path, "(file)", "a readable file", error.strerror) from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a device, pipe or socket"
+        raise DataError(path, "(file)", "a regular file", kind)
+    if info.st_size > limit:
+        raise DataError(path, "(file)", f"a file of at most {limit:,} bytes", f"{info.st_size:,} bytes")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise DataError(path, "(file)", "a readable file", error.strerror) from None
+    if len(data) > limit:
+        raise DataError(path, "(file)", f"a file of at most {limit:,} bytes", "more")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DataError(path, "(file)", "UTF-8 text") from None
+
+
+class _StructureProblem(Exception):
+    """A file nested too deeply, or one whose aliases expand beyond reason."""
+
+    def __init__(self, mark, expected: str):
+        super().__init__(expected)
+        self.mark, self.expected = mark, expected
+
+
 # What a value of each YAML type must look like, for the message.
 _TAG_EXPECTED = {
     "tag:yaml.org,2002:timestamp": "a date that exists, written YYYY-MM-DD",
@@ -50,7 +118,28 @@ _TAG_EXPECTED = {
 class StrictLoader(yaml.SafeLoader):
     """``yaml.safe_load``, except that a key given twice in one mapping is an error
     (PyYAML keeps the last one silently) and so is a value YAML recognises but cannot
-    build, such as the date 2022-02-30 (PyYAML raises a bare ValueError)."""
+    build, such as the date 2022-02-30 (PyYAML raises a bare ValueError). Nesting
+    and alias expansion are limited (``MAX_DEPTH``, ``MAX_NODES``)."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _StructureProblem(self.peek_event().start_mark, f"at most {MAX_DEPTH} levels of nesting")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def get_single_data(self):
+        node = self.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node, {})
+        return self.construct_document(node)
 
     def construct_object(self, node, deep=False):
         try:
@@ -81,26 +170,43 @@ class StrictLoader(yaml.SafeLoader):
             raise
 
 
+def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
+    """Nodes of the value once every alias is copied out; too many is an error."""
+    key = id(node)
+    if key in sizes:
+        if sizes[key] < 0:
+            raise _StructureProblem(node.start_mark, "a value that does not contain itself")
+        return sizes[key]
+    sizes[key] = -1
+    size = 1
+    if isinstance(node, yaml.SequenceNode):
+        size += sum(_expanded_size(item, sizes) for item in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size += sum(_expanded_size(k, sizes) + _expanded_size(v, sizes) for k, v in node.value)
+    if size > MAX_NODES:
+        raise _StructureProblem(node.start_mark, f"at most {MAX_NODES:,} values once aliases are expanded")
+    sizes[key] = size
+    return size
+
+
 def load_yaml(path: Path) -> Any:
     """Parse one YAML file; a syntax error becomes a DataError with the line.
 
     Duplicate keys and impossible values (a 30th of February) are errors too.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise DataError(path, "(file)", "a readable file", error.strerror) from None
-    except UnicodeDecodeError:
-        raise DataError(path, "(file)", "UTF-8 text") from None
+    text = read_text_file(path)
     try:
         return yaml.load(text, Loader=StrictLoader)  # noqa: S506 (a SafeLoader)
     except _ValueProblem as problem:
         raise DataError(path, problem.field, problem.expected, problem.found) from None
+    except _StructureProblem as problem:
+        raise DataError(path, f"line {problem.mark.line + 1}, column {problem.mark.column + 1}",
+                        problem.expected) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(syntax)"
-        problem = getattr(error, "problem", None) or str(error)
-        raise DataError(path, where, "valid YAML", problem) from None
+        found = getattr(error, "problem", None) or str(error)
+        raise DataError(path, where, "valid YAML", found) from None
 
 
 def describe(value: Any, prefix: str = "") -> str:
@@ -137,21 +243,45 @@ class FieldReader:
             raise self.error(field, "a value (the field is required)", found)
         return value
 
-    def text(self, field: str, required: bool = True) -> str | None:
+    @overload
+    def text(self, field: str, required: Literal[True] = ..., max_length: int = ...) -> str: ...
+    @overload
+    def text(self, field: str, required: bool, max_length: int = ...) -> str | None: ...
+
+    def text(self, field: str, required: bool = True, max_length: int = MAX_TEXT) -> str | None:
         value = self._get(field, required)
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
             raise self.error(field, "text", value)
-        return value.strip()
+        return self._checked_text(field, value.strip(), max_length)
+
+    def _checked_text(self, field: str, value: str, max_length: int = MAX_TEXT) -> str:
+        if len(value) > max_length:
+            raise self.error(field, f"text of at most {max_length:,} characters", f"{len(value):,} characters")
+        bad = unsafe_character(value, allow_newlines=True)
+        if bad:
+            raise self.error(field, "text without control or bidirectional control characters", bad)
+        return value
+
+    @overload
+    def number(self, field: str, required: Literal[True] = ..., minimum: float | None = ...,
+               maximum: float | None = ..., above: float | None = ...) -> float: ...
+    @overload
+    def number(self, field: str, required: bool, minimum: float | None = ...,
+               maximum: float | None = ..., above: float | None = ...) -> float | None: ...
 
     def number(self, field: str, required: bool = True, minimum: float | None = None,
                maximum: float | None = None, above: float | None = None) -> float | None:
         value = self._get(field, required)
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        # An int is compared exactly, never converted: a 400-digit one would overflow a float.
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                isinstance(value, float) and not math.isfinite(value)):
             raise self.error(field, "a number", value)
+        if maximum is None:
+            maximum = MAX_NUMBER
         if above is not None and value <= above:
             raise self.error(field, f"a number above {above:g}", value)
         if minimum is not None and value < minimum:
@@ -160,7 +290,14 @@ class FieldReader:
             raise self.error(field, f"a number of at most {maximum:g}", value)
         return float(value)
 
-    def integer(self, field: str, required: bool = True, minimum: int | None = None) -> int | None:
+    @overload
+    def integer(self, field: str, required: Literal[True] = ..., minimum: int | None = ...,
+                maximum: int = ...) -> int: ...
+    @overload
+    def integer(self, field: str, required: bool, minimum: int | None = ..., maximum: int = ...) -> int | None: ...
+
+    def integer(self, field: str, required: bool = True, minimum: int | None = None,
+                maximum: int = MAX_INTEGER) -> int | None:
         value = self._get(field, required)
         if value is None:
             return None
@@ -168,7 +305,14 @@ class FieldReader:
             raise self.error(field, "a whole number", value)
         if minimum is not None and value < minimum:
             raise self.error(field, f"a whole number of at least {minimum}", value)
+        if value > maximum:
+            raise self.error(field, f"a whole number of at most {maximum:,}", value)
         return value
+
+    @overload
+    def boolean(self, field: str, required: Literal[True] = ...) -> bool: ...
+    @overload
+    def boolean(self, field: str, required: bool) -> bool | None: ...
 
     def boolean(self, field: str, required: bool = True) -> bool | None:
         value = self._get(field, required)
@@ -178,13 +322,25 @@ class FieldReader:
             raise self.error(field, "true or false", value)
         return value
 
-    def date(self, field: str, required: bool = True) -> dt.date | None:
+    @overload
+    def date(self, field: str, required: Literal[True] = ..., latest: dt.date | None = ...) -> dt.date: ...
+    @overload
+    def date(self, field: str, required: bool, latest: dt.date | None = ...) -> dt.date | None: ...
+
+    def date(self, field: str, required: bool = True, latest: dt.date | None = None) -> dt.date | None:
         value = self._get(field, required)
         if value is None:
             return None
         if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
             raise self.error(field, "a date written YYYY-MM-DD", value)
+        if latest is not None and value > latest:
+            raise self.error(field, f"a date no later than {latest.isoformat()}", value.isoformat())
         return value
+
+    @overload
+    def choice(self, field: str, allowed: Iterable[str], required: Literal[True] = ...) -> str: ...
+    @overload
+    def choice(self, field: str, allowed: Iterable[str], required: bool) -> str | None: ...
 
     def choice(self, field: str, allowed: Iterable[str], required: bool = True) -> str | None:
         value = self._get(field, required)
@@ -202,8 +358,14 @@ class FieldReader:
             return ()
         if isinstance(value, str):
             value = [value]
+        if isinstance(value, list) and any(isinstance(v, bool) for v in value):
+            # YAML 1.1 reads NO, yes, on and off as true or false: Norway's code needs quotes.
+            raise self.error(field, "a list of text items (quote words YAML reads as true or false, "
+                             "such as \"NO\" or \"ON\")", value)
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise self.error(field, "a list of text items", value)
+        for item in value:
+            self._checked_text(field, item.strip())
         if allowed is not None:
             allowed = list(allowed)
             for item in value:
@@ -211,22 +373,30 @@ class FieldReader:
                     raise self.error(field, "items from " + ", ".join(allowed), item)
         return tuple(v.strip() for v in value)
 
-    def integers(self, field: str, minimum: int = 1) -> tuple[int, ...]:
-        value = self._get(field, False)
+    def integers(self, field: str, minimum: int = 1, maximum: int = MAX_INTEGER,
+                 required: bool = False) -> tuple[int, ...]:
+        value = self._get(field, required)
         if value is None:
             return ()
         if not isinstance(value, list) or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in value):
-            raise self.error(field, f"a list of whole numbers of at least {minimum}", value)
+                isinstance(v, int) and not isinstance(v, bool) and minimum <= v <= maximum for v in value):
+            raise self.error(field, f"a list of whole numbers from {minimum} to {maximum:,}", value)
+        if required and not value:
+            raise self.error(field, "at least one whole number", value)
         return tuple(value)
 
-    def mapping(self, field: str, required: bool = True) -> "FieldReader | None":
+    @overload
+    def mapping(self, field: str, required: Literal[True] = ...) -> FieldReader: ...
+    @overload
+    def mapping(self, field: str, required: bool) -> FieldReader | None: ...
+
+    def mapping(self, field: str, required: bool = True) -> FieldReader | None:
         value = self._get(field, required)
         if value is None:
             return None
         return FieldReader(self.file, value, self.name(field))
 
-    def mappings(self, field: str) -> list["FieldReader"]:
+    def mappings(self, field: str) -> list[FieldReader]:
         value = self._get(field, False)
         if value is None:
             return []

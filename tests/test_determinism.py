@@ -17,6 +17,8 @@ import pytest
 
 from .project_copy import copy_project, mkdocs_build
 
+pytestmark = pytest.mark.full
+
 LASTMOD = re.compile(rb"<lastmod>[^<]*</lastmod>")
 
 

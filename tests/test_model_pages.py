@@ -17,7 +17,9 @@ def text(site, language, model_id):
     return visible_text(page_path(site, language, "models", model_id).read_text(encoding="utf-8"))
 
 
-def test_every_model_has_a_page_in_every_language(site):
+@pytest.mark.full
+def test_every_model_has_a_page_in_every_language(full_site):
+    site = full_site
     for model in load_catalogue().models:
         for language in LANGUAGES:
             assert page_path(site, language, "models", model.id).is_file(), (language, model.id)
@@ -66,8 +68,10 @@ def test_english_glm_45_explains_mixture_of_experts(site):
     assert "dense model" not in en
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("language", ["nl", "fr", "de"])
-def test_translated_pages_have_no_english_months_stray_dots_or_placeholders(site, language):
+def test_translated_pages_have_no_english_months_stray_dots_or_placeholders(full_site, language):
+    site = full_site
     from babel import Locale
     own_months = set(Locale.parse(language).months["format"]["wide"].values())
     foreign = [m for m in ENGLISH_MONTHS if m not in own_months]  # German also says "April"
@@ -92,3 +96,16 @@ def test_sections_without_data_are_left_out(site):
     assert f'<h3>{Phrases("de").gettext("The training run")}</h3>' not in de
     nl = page_path(site, "nl", "models", "glm-130b").read_text(encoding="utf-8")
     assert f'<h3>{Phrases("nl").gettext("The training run")}</h3>' in nl
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_context_beyond_the_models_maximum_is_flagged(site, language):
+    from macros.phrases import Phrases
+    fmt = Phrases(language).fmt
+    warning = str(Phrases(language).t(
+        "{model} reads at most {max_context} tokens of context: at {context} tokens these figures are beyond "
+        "what it can use.", model="Falcon-7B", max_context=fmt.count(2048), context=fmt.count(4096)))
+    falcon = page_path(site, language, "models", "falcon-7b").read_text(encoding="utf-8")
+    assert f'<p class="tps-context-warning" role="note">{warning}</p>' in falcon  # 4,096 > 2,048 tokens
+    llama = page_path(site, language, "models", "llama-3.1-8b").read_text(encoding="utf-8")
+    assert '<p class="tps-context-warning" role="note" hidden></p>' in llama  # 131,072 tokens: no warning

@@ -490,6 +490,7 @@
     var workings = Array.from(page.querySelectorAll(".tps-working"));
     var table = page.querySelector("table.tps-table");
     var noFit = page.querySelector(".tps-nofit");
+    var contextWarning = page.querySelector(".tps-context-warning");
     var data = null, cache = {};
 
     function ensureTable() {
@@ -567,6 +568,11 @@
       }
       if (fig.rows.length && noFit) noFit.hidden = true;
       if (!fig.rows.length) ensureNoFit().hidden = false;
+      if (contextWarning && labels.max_context) {
+        contextWarning.hidden = state.context <= labels.max_context;
+        // a trusted sentence from the catalogue, values escaped
+        if (!contextWarning.hidden) contextWarning.innerHTML = fillPhrase(labels.beyond_context, { context: f.count(state.context) });
+      }
       // The worked examples describe the default inputs only.
       var isDefault = state.context === defaults.context && state.floor === defaults.floor &&
         state.kv === defaults.kv && state.ceiling === defaults.ceiling;
