@@ -18,7 +18,7 @@ def models_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list
         fig = table.figures[model.id]
         rows.append({
             "id": model.id, "name": model.name, "organisation": f.names(model.organisations),
-            "params": f.parameters(model.parameters_b), "params_value": model.parameters_b,
+            "params": f.parameters_short(model.parameters_b), "params_value": model.parameters_b,
             "released": f.month(model.published) if model.published else "",
             "released_value": model.published.isoformat() if model.published else "",
             "fit": f.count(fig.cards_fit), "fit_value": fig.cards_fit,
@@ -47,14 +47,14 @@ def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[
 
 def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal) -> dict:
     f = p.fmt
-    models = [{"id": m.id, "name": m.name, "params": f.parameters(m.parameters_b),
+    models = [{"id": m.id, "name": m.name, "params": f.parameters_short(m.parameters_b),
                "fit": str(p.n(NP_("runs on {count} card", "runs on {count} cards"), table.figures[m.id].cards_fit))}
               for m in portal.featured_models]
     cards = [{"id": c.id, "name": c.name, "vram": f.vram(c.vram_gb),
               "runs": str(p.n(NP_("runs {count} model", "runs {count} models"),
                               table.models_run(c.id)))}
              for c in portal.featured_cards]
-    recent = [{"id": m.id, "name": m.name, "params": f.parameters(m.parameters_b),
+    recent = [{"id": m.id, "name": m.name, "params": f.parameters_short(m.parameters_b),
                "released": f.month(m.published)}
               for m in newest_first(catalogue.models)[:portal.recent_models] if m.published]
     return {"models": models, "cards": cards, "recent": recent,

@@ -89,13 +89,13 @@ class CardPageBuilder:
 
     def row(self, model: Model, e: Estimate) -> CardRow:
         f = self.f
-        return CardRow(model.name, model_href(model), f.parameters(model.parameters_b), e.quant.name,
+        return CardRow(model.name, model_href(model), f.parameters_short(model.parameters_b), e.quant.name,
                        f.gb(e.need_gb), f.tok_s(e.tok_s), f.tok_range(e.tok_s_low, e.tok_s_high),
                        fit_label(self.p, e.fit), e.fit)
 
     def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
         f = self.f
-        return MissRow(model.name, model_href(model), f.parameters(model.parameters_b), f.gb(miss.need_gb),
+        return MissRow(model.name, model_href(model), f.parameters_short(model.parameters_b), f.gb(miss.need_gb),
                        miss.quant_name, f.gb(miss.shortfall_gb))
 
     def specs(self, c: Card) -> list[tuple[str, str]]:
