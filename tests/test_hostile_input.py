@@ -183,7 +183,7 @@ def add_architecture(model_id: str, **fields):
         for name, value in fields.items():
             pattern = re.compile(rf"^(\s+){name}:.*$", re.M)
             assert pattern.search(text), f"{model_id}: no architecture.{name}: update this case"
-            text = pattern.sub(lambda m: f"{m.group(1)}{name}: {value}", text, count=1)
+            text = pattern.sub(lambda m, name=name, value=value: f"{m.group(1)}{name}: {value}", text, count=1)
         path.write_text(text, encoding="utf-8")
     return edit
 
@@ -212,7 +212,8 @@ ROWS = {
     "12 alias bomb": Bad(write_file(f"{MODELS}/glm-130b.yaml", ALIAS_BOMB), f"{MODELS}/glm-130b.yaml",
                          r"line \d+, column \d+", "values once aliases are expanded"),
     "13 a window longer than the maximum context": Bad(
-        replace(f"{MODELS}/llama-3.1-8b.yaml", "  max_context: 131072", "  max_context: 131072\n  sliding_window: 1000000"),
+        replace(f"{MODELS}/llama-3.1-8b.yaml", "  max_context: 131072",
+                "  max_context: 131072\n  sliding_window: 1000000"),
         f"{MODELS}/llama-3.1-8b.yaml", lit("architecture.sliding_window"), "at most max_context (131,072)"),
     "14 more active experts than experts": Bad(
         both(set_field("glm-4.5", "experts_total", "8"), set_field("glm-4.5", "experts_active", "64")),
@@ -240,7 +241,8 @@ ROWS = {
                                         ESTIMATOR, lit("calibrations.seed.range.high"), "a number of at most 100"),
     "24 a KV element of 1e300 bytes": Bad(replace(ESTIMATOR, "{f16: 2.0,", "{f16: 1.0e+300,"), ESTIMATOR,
                                           lit("memory.kv_bytes_per_element.f16"), "a number of at most 8"),
-    "25 a tag left open": Bad(lambda p: set_translation(p, "nl", "All models", "Alle modellen<img src=x onerror=alert(2) "),
+    "25 a tag left open": Bad(lambda p: set_translation(p, "nl", "All models",
+                                                        "Alle modellen<img src=x onerror=alert(2) "),
                               NL_PO, r"line \d+ \(msgid 'All models'\)", "only the markup of the source"),
     "26 a quote ending an attribute": Bad(
         lambda p: set_translation(p, "nl", "Set the inputs, read the answer",
@@ -309,7 +311,8 @@ def test_w5_an_extra_plural_form_is_reported_on_its_own_line(project):
     extra = po.read_text(encoding="utf-8").split("\n").index('msgstr[2] "{count} modellen (drie)"') + 1
     with pytest.raises(DataError) as caught:
         check_copy(project)
-    assert str(caught.value).startswith(f"{NL_PO}: line {extra}: expected at most msgstr[1] (the header says nplurals=2)")
+    assert str(caught.value).startswith(
+        f"{NL_PO}: line {extra}: expected at most msgstr[1] (the header says nplurals=2)")
 
 
 def test_w3_an_editors_lock_file_is_not_a_model(project):
@@ -321,7 +324,8 @@ def test_w3_a_dangling_link_is_named_not_its_target(project):
     (project / MODELS / "gone.yaml").symlink_to("nowhere/else.yaml")
     with pytest.raises(DataError) as caught:
         check_copy(project)
-    assert str(caught.value) == f"{MODELS}/gone.yaml: (file): expected a readable file, found 'a link to a missing file'"
+    assert str(caught.value) == (f"{MODELS}/gone.yaml: (file): expected a readable file, "
+                                 "found 'a link to a missing file'")
 
 
 @pytest.mark.parametrize("row", ["25 a tag left open", "26 a quote ending an attribute", "27 a comment opened"])
