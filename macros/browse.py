@@ -74,7 +74,8 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         calibrations.append({
             "name": calibration.name, "default": calibration.name == settings.default_calibration,
             "factors": factors,
-            "quant_efficiency": [(q, f.decimal(v, 3)) for q, v in calibration.quant_efficiency.items()],
+            # in the ladder's order, best quality first
+            "quant_efficiency": [(q.name, f.decimal(calibration.quant_efficiency[q.name], 3)) for q in settings.quants],
             "overhead": f.decimal(calibration.overhead_ms, 2) if calibration.overhead_ms else "",
             "range": f"{f.decimal(calibration.range_low, 1)}× – {f.decimal(calibration.range_high, 1)}×",
             "rows": f.count(s.rows), "median": f.percent(s.median), "p90": f.percent(s.p90),

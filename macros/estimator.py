@@ -286,10 +286,11 @@ def kv_cache_gb(arch: Architecture, context: int, bytes_per_element: float) -> f
         per_token_layer = (arch.kv_lora_rank + arch.rope_head_dim) * bytes_per_element
         return (arch.layers - (arch.linear_attention_layers or 0)) * context * per_token_layer / 1e9
     per_token_layer = 2 * arch.kv_heads * arch.head_dim * bytes_per_element
+    linear_layers = arch.linear_attention_layers or 0
     window_layers = arch.sliding_window_layers if arch.sliding_window else 0
     if arch.sliding_window and arch.sliding_window_layers is None:
-        window_layers = arch.layers
-    full_layers = arch.layers - window_layers - (arch.linear_attention_layers or 0)
+        window_layers = arch.layers - linear_layers  # every attention layer is windowed
+    full_layers = arch.layers - window_layers - linear_layers
     window_tokens = min(context, arch.sliding_window or context)
     return per_token_layer * (full_layers * context + window_layers * window_tokens) / 1e9
 

@@ -243,7 +243,7 @@ BAD = {
     "javascript link": Bad(add_model("evil-link", sources=[{"title": "Paper", "url": "javascript:alert(1)"}]),
                            f"{MODELS}/evil-link.yaml", lit("sources[0].url"), "a web address starting with https://"),
     "hugging face not a repository": Bad(add_model("evil-hf", huggingface="<b>x</b>/y"),
-                                         f"{MODELS}/evil-hf.yaml", "huggingface", "a Hugging Face organisation"),
+                                         f"{MODELS}/evil-hf.yaml", "huggingface", "a full Hugging Face repository id"),
     # -- ids and names
     "duplicate id": Bad(lambda p: shutil.copy(model_path(p, "glm-130b"), model_path(p, "glm-130b-copy")),
                         f"{MODELS}/glm-130b-copy.yaml", "id", "the file name without .yaml"),
@@ -285,11 +285,11 @@ BAD = {
     "memory tiers not numbers": Bad(replace(ESTIMATOR, "vram_tiers_gb: [8, 12, 16, 24]", "vram_tiers_gb: [8, twelve]"),
                                     ESTIMATOR, "vram_tiers_gb", "a list of whole numbers"),
     "bits per weight zero": Bad(replace(ESTIMATOR, "bits_per_weight: 8.57", "bits_per_weight: 0"),
-                                ESTIMATOR, lit("quants[0].bits_per_weight"), "a number above 0"),
+                                ESTIMATOR, lit("quants[1].bits_per_weight"), "a number above 0"),
     "quant without efficiency": Bad(replace(ESTIMATOR, "quant_efficiency: {Q8_0: 0.454, ", "quant_efficiency: {"),
                                     ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q8_0"), "a factor for every entry"),
     "unknown quant as quality floor": Bad(
-        replace(ESTIMATOR, "min_quality: Q3_K_M", "min_quality: Q2_K"), ESTIMATOR, "min_quality", "one of Q8_0"),
+        replace(ESTIMATOR, "min_quality: Q3_K_M", "min_quality: Q2_K"), ESTIMATOR, "min_quality", "one of F16, Q8_0"),
     "unknown quant in an efficiency table": Bad(
         replace(ESTIMATOR, "quant_efficiency: {Q8_0: 0.454,", "quant_efficiency: {Q2_K: 0.5, Q8_0: 0.454,"),
         ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q2_K"), "a quant of quants"),

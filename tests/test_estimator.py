@@ -110,6 +110,8 @@ def test_linear_attention_layers_keep_no_kv_cache():
     hybrid = Architecture(layers=48, attention="gqa", kv_heads=2, head_dim=256, linear_attention_layers=36)
     full = Architecture(layers=12, attention="gqa", kv_heads=2, head_dim=256)
     assert kv_cache_gb(hybrid, 262144, 2.0) == kv_cache_gb(full, 262144, 2.0)
+    all_windowed = dataclasses.replace(hybrid, sliding_window=4096)  # the 12 attention layers, all windowed
+    assert kv_cache_gb(all_windowed, 262144, 2.0) == pytest.approx(2 * 2 * 256 * 2.0 * 12 * 4096 / 1e9)
     windowed = dataclasses.replace(hybrid, sliding_window=4096, sliding_window_layers=6)
     assert kv_cache_gb(windowed, 262144, 2.0) == pytest.approx(
         2 * 2 * 256 * 2.0 * (6 * 262144 + 6 * 4096) / 1e9)

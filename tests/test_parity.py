@@ -56,6 +56,11 @@ def variants(model) -> list:
         free = arch.layers - (arch.sliding_window_layers or 0)
         out.append(dataclasses.replace(model, id=model.id + "-linear", name=model.name + " L",
                                        architecture=dataclasses.replace(arch, linear_attention_layers=free * 3 // 4)))
+        if arch.attention != "mla":  # a window on every attention layer, beside linear layers
+            out.append(dataclasses.replace(model, id=model.id + "-swlinear", name=model.name + " SL",
+                                           architecture=dataclasses.replace(
+                                               arch, sliding_window=1024, sliding_window_layers=None,
+                                               linear_attention_layers=arch.layers // 2)))
     return out
 
 
@@ -89,7 +94,7 @@ def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, extende
     catalogue = extended
     rng = random.Random(SEED)
     quants = [q.name for q in settings.quants]
-    variant_models = [m for m in catalogue.models if m.id.endswith(("-vision", "-native", "-linear"))]
+    variant_models = [m for m in catalogue.models if m.id.endswith(("-vision", "-native", "-linear", "-swlinear"))]
     cases = []
     for calibration in settings.calibrations:
         for _ in range(CASES):

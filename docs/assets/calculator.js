@@ -60,8 +60,11 @@
     }
     perTokenLayer = 2 * arch.kv_heads * arch.head_dim * bytesPerElement;
     var windowSize = arch.sliding_window || 0;
-    var windowLayers = windowSize ? (arch.sliding_window_layers == null ? arch.layers : arch.sliding_window_layers) : 0;
-    var fullLayers = arch.layers - windowLayers - (arch.linear_attention_layers || 0);
+    var linearLayers = arch.linear_attention_layers || 0;
+    // no sliding_window_layers: every attention layer is windowed
+    var windowLayers = windowSize
+      ? (arch.sliding_window_layers == null ? arch.layers - linearLayers : arch.sliding_window_layers) : 0;
+    var fullLayers = arch.layers - windowLayers - linearLayers;
     var windowTokens = Math.min(context, windowSize || context);
     return perTokenLayer * (fullLayers * context + windowLayers * windowTokens) / 1e9;
   }
