@@ -263,7 +263,7 @@ BAD = {
                                          CORRECTIONS, lit("corrections[0].card"), "the id of a card in the catalogue"),
     "card corrected twice": Bad(replace(CORRECTIONS, "card: b300", "card: b200"),
                                 CORRECTIONS, lit("corrections[1].card"), "one correction per card"),
-    "correction with nothing corrected": Bad(replace(CORRECTIONS, "    vram_gb: 180\n    bandwidth_gb_s: 8000\n", ""),
+    "correction with nothing corrected": Bad(replace(CORRECTIONS, "    vram_gb: 180\n    bandwidth_gb_s: 8000\n    released: 2024-03-18\n", ""),
                                              CORRECTIONS, lit("corrections[0].vram_gb"), "at least one corrected value"),
     "extra card vendor misspelt": Bad(replace(CORRECTIONS, "vendor: Apple", "vendor: apple"),
                                       CORRECTIONS, lit("extra_cards[0].vendor"), "one of NVIDIA, AMD, Intel, Apple"),
