@@ -74,6 +74,8 @@ def card_data(c: Card) -> dict:
         "released": c.released.isoformat() if c.released else None,
         "memory_type": c.memory_type,
         "architecture": c.architecture,
+        # Names the card is also sold under (data/devices.yaml), for the "My device" search.
+        "aliases": list(getattr(c, "aliases", None) or []),
     }
 
 

@@ -24,7 +24,7 @@ from .errors import DataError
 from .estimator import load_settings
 from .export import site_data, write_site_data
 from .phrases import LANGUAGES, N_, Phrases
-from .render import Renderer
+from .render import Renderer, ui_settings
 
 DEFAULT_LANGUAGE = "en"
 # Hand-made pages (docs/en/*.md): their titles are phrases like any other.
@@ -86,6 +86,7 @@ def clear_caches() -> None:
     estimator.load_settings.cache_clear()
     phrases.translations.cache_clear()
     render._tables.clear()
+    render.ui_settings.cache_clear()
     renderer.cache_clear()
 
 
@@ -98,6 +99,7 @@ def check_inputs(config) -> None:
     try:
         for language in LANGUAGES:
             renderer(language, calibration_name(config))
+        ui_settings()
     except DataError as error:
         raise PluginError(f"TPS Atlas: {error}") from None
 
@@ -115,7 +117,8 @@ def add_generated_pages(files, config):
         page = r.model_page(model.id)
         files.append(File.generated(config, f"{prefix}models/{model.id}.md",
                                     content=generated_page("model", model.id, page.title, page.description)))
-    for card in [] if preview else r.catalogue.cards:
+    # A preview builds the card pages it names (TPS_PREVIEW=llama-3.2-1b,geforce-rtx-4090), no others.
+    for card in [c for c in r.catalogue.cards if c.id in preview] if preview else r.catalogue.cards:
         page = r.card_page(card.id)
         files.append(File.generated(config, f"{prefix}cards/{card.id}.md",
                                     content=generated_page("card", card.id, page.title, page.description)))
@@ -173,6 +176,8 @@ def finish_page(output: str, page, config) -> str:
     r = current_renderer(config)
     output = TABLE_SLOT.sub(lambda match: r.render_model_table(match.group(2)) if match.group(1) == "model"
                             else r.render_card_tables(match.group(2)), output)
+    # Every page's header offers "My device": its words go before the scripts that read them.
+    output = output.replace('<script id="__config"', str(r.ui_script()) + '<script id="__config"', 1)
     prefix = language_prefix(r.phrases.language)
     if prefix:
         # With the trailing slash: material resolves "search/search_index.json" against this base.
