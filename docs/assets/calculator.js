@@ -407,6 +407,17 @@
     return text ? "?" + text : "";
   }
 
+  var INPUT_NAMES = ["context", "floor", "search", "vram", "all", "kv"];
+
+  // A view's query string with the address's other parameters kept (?card= of "My device").
+  function withOthers(query, search) {
+    var params = new URLSearchParams(search || "");
+    INPUT_NAMES.forEach(function (name) { params.delete(name); });
+    new URLSearchParams(query).forEach(function (value, name) { params.set(name, value); });
+    var text = params.toString();
+    return text ? "?" + text : "";
+  }
+
   function matchesSearch(card, words) {
     var text = (card.name + " " + card.vendor).toLowerCase();
     return words.every(function (word) { return text.indexOf(word) >= 0; });
@@ -620,7 +631,7 @@
       var isDefault = state.context === defaults.context && state.floor === defaults.floor &&
         state.kv === defaults.kv;
       workings.forEach(function (w) { w.hidden = !isDefault; });
-      var query = queryString(state, defaults);
+      var query = withOthers(queryString(state, defaults), window.location.search);
       if (query !== window.location.search && !(query === "" && window.location.search === "?")) {
         window.history.replaceState(window.history.state, "", window.location.pathname + query + window.location.hash);
       }
@@ -666,7 +677,11 @@
     more.addEventListener("click", function () {
       showAll = true;
       if (hiddenRows.length) {
-        hiddenRows.splice(0).forEach(function (row) { row.hidden = false; });
+        var body = table.tBodies[0];
+        hiddenRows.splice(0).forEach(function (row) {
+          row.hidden = false;
+          if (!row.parentNode) body.appendChild(row);
+        });
         decorate(Array.from(table.tBodies[0].rows));
         more.hidden = true;
       } else {
@@ -702,6 +717,12 @@
       if (isDefault) {
         shownKey = "|false";  // the built table already shows the defaults
         form.setAttribute("data-state", "ready");
+        // The rows kept for "show all" leave the page while it is idle: the first input change
+        // then has no hundreds of rows to take out.
+        var idle = window.requestIdleCallback || function (run) { return setTimeout(run, 200); };
+        idle(function () {
+          hiddenRows.forEach(function (row) { if (row.hidden) row.remove(); });
+        });
       } else {
         update();
       }
