@@ -456,6 +456,7 @@ def test_filters_that_match_nothing_say_what_to_change(context, server):
     empty = page.locator(".tps-empty")
     assert empty.is_visible() and not page.locator("table.tps-table").is_visible()
     assert "Shorten the search" in empty.inner_text()
+    page.evaluate("() => { document.getElementById('cards').scrollIntoView(); window.scrollBy(0, -60); }")
     page.screenshot(path=str(OUTPUT / "9-empty-result.png"))
     empty.locator("button").click()
     assert table_rows(page) and not empty.is_visible() and page.input_value("input[name=search]") == ""
@@ -490,6 +491,7 @@ def test_keyboard_and_invalid_context(context, server):
         assert page.get_attribute("input[name=context]", "aria-invalid") == "true", bad
         assert page.locator("#context-invalid").is_visible()
         assert table_rows(page) == rows_before and "context=" not in page.url
+    page.evaluate("() => { document.getElementById('cards').scrollIntoView(); window.scrollBy(0, -60); }")
     page.screenshot(path=str(OUTPUT / "10-invalid-context.png"))
     page.fill("input[name=context]", "8,192")  # grouped digits read as the number
     assert page.get_attribute("input[name=context]", "aria-invalid") == "false" and "context=8192" in page.url
