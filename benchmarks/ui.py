@@ -88,6 +88,7 @@ def main() -> None:
             page.wait_for_load_state("networkidle")
             loaded = list(requested)
             times = input_to_paint(page, args.changes)
+            handler = page.evaluate("() => window.tpsCalculator.last.total_ms")
             rows = page.evaluate("() => [window.tpsCalculator.last.shown, window.tpsCalculator.last.rows]")
             browser.close()
         httpd.shutdown()
@@ -101,7 +102,8 @@ def main() -> None:
                 raw += len(data)
                 packed += len(gzip.compress(data, 6))
     print(f"input to paint on /models/{MODEL}/ ({rows[0]} of {rows[1]} rows drawn): median "
-          f"{statistics.median(times):.1f} ms over {len(times)} changes (min {min(times):.1f}, max {max(times):.1f})")
+          f"{statistics.median(times):.1f} ms over {len(times)} changes (min {min(times):.1f}, max {max(times):.1f}); "
+          f"the last update's own work {handler:.1f} ms")
     print(f"transferred before interaction: {len(loaded)} requests, {raw / 1024:.0f} KiB as served, "
           f"{packed / 1024:.0f} KiB gzipped")
     for url in loaded:

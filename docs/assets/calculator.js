@@ -503,7 +503,7 @@
     var workings = Array.from(page.querySelectorAll(".tps-working"));
     var table = page.querySelector("table.tps-table");
     var noFit = page.querySelector(".tps-nofit");
-    var data = null, cache = {}, shownKey = null, showAll = false;
+    var data = null, cache = {}, shownKey = null, showAll = false, followUp = null;
 
     // Below the table: what to change when the filters leave nothing, and "show all" for long tables.
     var empty = document.createElement("div");
@@ -631,15 +631,20 @@
       var isDefault = state.context === defaults.context && state.floor === defaults.floor &&
         state.kv === defaults.kv;
       workings.forEach(function (w) { w.hidden = !isDefault; });
-      var query = withOthers(queryString(state, defaults), window.location.search);
-      if (query !== window.location.search && !(query === "" && window.location.search === "?")) {
-        window.history.replaceState(window.history.state, "", window.location.pathname + query + window.location.hash);
-      }
       var done = performance.now();
       form.setAttribute("data-state", "ready");
       api.last = { compute_ms: computed - started, total_ms: done - started, rows: rows.length,
                    shown: trimmed ? pageRows : rows.length, cards_fit: fig.rows.length, state: state };
-      page.dispatchEvent(new CustomEvent("tps:update", { detail: api.last }));
+      // The address and the "My device" answer follow once the table is on screen.
+      var last = api.last;
+      window.clearTimeout(followUp);
+      followUp = window.setTimeout(function () {
+        var query = withOthers(queryString(state, defaults), window.location.search);
+        if (query !== window.location.search && !(query === "" && window.location.search === "?")) {
+          window.history.replaceState(window.history.state, "", window.location.pathname + query + window.location.hash);
+        }
+        page.dispatchEvent(new CustomEvent("tps:update", { detail: last }));
+      }, 0);
       return api.last;
     }
 
