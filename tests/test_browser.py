@@ -113,8 +113,9 @@ def table_rows(page) -> list[dict]:
 
 
 def address(page) -> str:
-    """The page's address once the calculator has recorded the view (just after it draws)."""
-    return page.evaluate("() => new Promise(done => setTimeout(() => done(location.href), 0))")
+    """The page's address once the calculator has recorded the view (250 ms after the last change;
+    timers run in order, so one set later for longer runs after it)."""
+    return page.evaluate("() => new Promise(done => setTimeout(() => done(location.href), 300))")
 
 
 def rows_markup(page) -> str:

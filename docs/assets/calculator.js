@@ -364,6 +364,7 @@
   // ------------------------------------------------------------ inputs and the address
 
   var MAX_CONTEXT = 10000000;
+  var ADDRESS_DELAY_MS = 250;  // the view goes into the address this long after the last change
 
   // The context field as a reader types it: a whole number, digits grouped or not ("131,072",
   // "131.072", "131 072"), within ``range``; anything else (1e9, 2.5, -5, 0) is null, never guessed.
@@ -503,7 +504,7 @@
     var workings = Array.from(page.querySelectorAll(".tps-working"));
     var table = page.querySelector("table.tps-table");
     var noFit = page.querySelector(".tps-nofit");
-    var data = null, cache = {}, shownKey = null, showAll = false, followUp = null;
+    var data = null, cache = {}, shownKey = null, showAll = false, followUp = null, recordLater = null;
 
     // Below the table: what to change when the filters leave nothing, and "show all" for long tables.
     var empty = document.createElement("div");
@@ -635,16 +636,18 @@
       form.setAttribute("data-state", "ready");
       api.last = { compute_ms: computed - started, total_ms: done - started, rows: rows.length,
                    shown: trimmed ? pageRows : rows.length, cards_fit: fig.rows.length, state: state };
-      // The address and the "My device" answer follow once the table is on screen.
+      // The "My device" answer follows once the table is on screen; the address once the reader
+      // pauses (recording it costs a browser more than drawing the table: once per pause, not per key).
       var last = api.last;
+      var query = last.query = withOthers(queryString(state, defaults), window.location.search);
       window.clearTimeout(followUp);
-      followUp = window.setTimeout(function () {
-        var query = withOthers(queryString(state, defaults), window.location.search);
+      followUp = window.setTimeout(function () { page.dispatchEvent(new CustomEvent("tps:update", { detail: last })); }, 0);
+      window.clearTimeout(recordLater);
+      recordLater = window.setTimeout(function () {
         if (query !== window.location.search && !(query === "" && window.location.search === "?")) {
           window.history.replaceState(window.history.state, "", window.location.pathname + query + window.location.hash);
         }
-        page.dispatchEvent(new CustomEvent("tps:update", { detail: last }));
-      }, 0);
+      }, ADDRESS_DELAY_MS);
       return api.last;
     }
 

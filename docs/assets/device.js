@@ -230,7 +230,8 @@
       return;
     }
     var state = modelState(page);
-    var query = new URLSearchParams(window.location.search);
+    // The view as the calculator last drew it (it writes the address a moment later).
+    var query = new URLSearchParams(calc.last && calc.last.query !== undefined ? calc.last.query : window.location.search);
     query.set("card", d.id);
     box.setAttribute("data-shown", d.id);
     box.tabIndex = -1;  // focused after a choice, so a screen reader reads the answer
