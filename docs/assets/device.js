@@ -151,6 +151,11 @@
     document.addEventListener("keydown", function (event) {
       if (event.key === "Escape" && !panel.hidden) { togglePanel(false); headerButton.focus(); }
     });
+    // A click elsewhere closes the panel (but not the click on "Change" that opened it).
+    document.addEventListener("click", function (event) {
+      if (!panel.hidden && !panel.contains(event.target) && !headerButton.contains(event.target) &&
+          !(event.target.closest && event.target.closest(".tps-link-button"))) togglePanel(false);
+    });
     labelHeader();
   }
 
