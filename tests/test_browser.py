@@ -439,6 +439,11 @@ def test_my_device_is_remembered_and_answered_above_the_fold(browser, server, vi
             [r.cells[0].textContent, r.querySelector('td.tps-yours').textContent])""")
         assert dict(marks)["GLM-130B"] == Phrases("en").gettext("Does not fit")
         assert dict(marks)["Llama 3.2 1B"].startswith("Q8_0")
+        cards = context.new_page()
+        cards.goto(f"{server}cards/")
+        cards.wait_for_selector("#tps-cards .tps-yours-mark")
+        assert cards.eval_on_selector_all("#tps-cards li:has(.tps-yours-mark) a", "as => as.map(a => a.textContent)") \
+            == ["GeForce RTX 4090"]
     finally:
         context.close()
     assert not errors, errors

@@ -304,6 +304,20 @@
     document.querySelectorAll(".tps-card[data-card]").forEach(renderCardPage);
     var models = document.getElementById("tps-models");
     if (models) markModels(models, 0);
+    // The cards index: the reader's own device says so.
+    document.querySelectorAll("#tps-cards li").forEach(function (li) {
+      var link = li.querySelector("a");
+      var mine = !!(device() && link && link.pathname.replace(/\/$/, "").split("/").pop() === device().id);
+      var mark = li.querySelector(".tps-yours-mark");
+      if (mine && !mark) {
+        mark = document.createElement("strong");
+        mark.className = "tps-yours-mark";
+        mark.textContent = " · " + ui.this_is_yours;
+        li.appendChild(mark);
+      } else if (!mine && mark) {
+        li.removeChild(mark);
+      }
+    });
     document.querySelectorAll(".tps-device-current").forEach(function (p) {
       var d = device();
       p.hidden = !d;
