@@ -6,6 +6,7 @@ only ever a value here, never template source.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,14 +23,38 @@ from .export import context_warning, page_labels, script_safe_json
 from .figures import EstimateTable
 from .pages import WORKING_CHECK, ModelPage, ModelPageBuilder
 from .phrases import N_, Phrases
+from .records import FieldReader, load_yaml
+from .ui import ui_labels
 
 # The card table's column headings: the built table's, and the browser calculator's on a
 # page whose static table is empty.
-TABLE_HEADERS = (N_("Speed"), N_("Card"), N_("VRAM"), N_("Bandwidth"), N_("Released"), N_("Needs"),
-                 N_("Quantization"), N_("Fit"))
+# Verdict and speed first: what a reader looks for, and all a phone shows on a row's first line.
+TABLE_HEADERS = (N_("Fit"), N_("Speed"), N_("Card"), N_("VRAM"), N_("Needs"), N_("Quantization"),
+                 N_("Bandwidth"), N_("Released"))
 CONFIDENCE_LABELS = {"low": N_("low confidence"), "medium": N_("medium confidence"),
                      "high": N_("high confidence")}
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+UI_SETTINGS = Path(__file__).resolve().parent.parent / "data" / "ui.yaml"
+
+
+@dataclass(frozen=True)
+class UiSettings:
+    memory_filters_gb: tuple[int, ...]
+    table_page_rows: int
+    context_tokens_range: tuple[int, ...]
+
+
+@lru_cache(maxsize=None)
+def ui_settings(path: Path = UI_SETTINGS) -> UiSettings:
+    """The controls' settings (data/ui.yaml), checked like every other data file."""
+    r = FieldReader(path, load_yaml(path))
+    settings = UiSettings(memory_filters_gb=r.integers("memory_filters_gb"),
+                          table_page_rows=r.integer("table_page_rows", minimum=1),
+                          context_tokens_range=r.integers("context_tokens_range"))
+    if len(settings.context_tokens_range) != 2 or settings.context_tokens_range[0] > settings.context_tokens_range[1]:
+        raise r.error("context_tokens_range", "[smallest, largest]", list(settings.context_tokens_range))
+    r.finish()
+    return settings
 
 
 @lru_cache(maxsize=None)
@@ -73,6 +98,7 @@ class Renderer:
         self.confidence = p.gettext(CONFIDENCE_LABELS[self.calibration.confidence])
         self._model_pages: dict[str, ModelPage] = {}
         self._card_pages: dict[str, CardPage] = {}
+        self._ui_script: Markup | None = None
 
     def render(self, template: str, **context) -> str:
         return environment().get_template(template).render(_=self.phrases.t, **context)
@@ -105,7 +131,10 @@ class Renderer:
             "floor": self.settings.min_quality,
             "ceiling": self.settings.max_quality,
             "quants": [q.name for q in self.settings.quants if not q.native_only],
-            "tiers": [{"value": t, "label": p.fmt.vram(t)} for t in self.settings.vram_tiers_gb],
+            # "At least N GB": a reader with a 32 GB card also wants the 48 and 80 GB ones.
+            "tiers": [{"value": t, "label": p.t(N_("at least {size}"), size=p.fmt.vram(t))}
+                      for t in ui_settings().memory_filters_gb],
+            "context_range": ui_settings().context_tokens_range,
             # the default precision first
             "kv": sorted(self.settings.kv_bytes_per_element, key=lambda k: k != self.settings.default_kv_precision),
         }
@@ -124,6 +153,15 @@ class Renderer:
         """The card table, put in after Markdown and search have seen the page (it is large)."""
         return self.render("model_table.html", page=self.model_page(model_id), confidence=self.confidence,
                            headers=self.table_headers())
+
+    def ui_script(self) -> Markup:
+        """The shared controls' words (macros/ui.py), once per page, for docs/assets/device.js."""
+        if self._ui_script is None:
+            labels = ui_labels(self.phrases, ui_settings(), len(self.catalogue.cards))
+            labels["page_rows"] = ui_settings().table_page_rows
+            self._ui_script = Markup('<script type="application/json" id="tps-ui">') + json_script(labels) + \
+                Markup("</script>")
+        return self._ui_script
 
     # ----------------------------------------------------------------- cards
     def card_page(self, card_id: str) -> CardPage:

@@ -29,7 +29,7 @@ from .errors import DataError
 from .estimator import load_settings
 from .export import site_data, write_site_data
 from .phrases import LANGUAGES, N_, Phrases
-from .render import Renderer
+from .render import Renderer, ui_settings
 
 DEFAULT_LANGUAGE = "en"
 # Hand-made pages (docs/en/*.md): their titles are phrases like any other.
@@ -111,6 +111,7 @@ def clear_caches() -> None:
     estimator.load_settings.cache_clear()
     phrases.translations.cache_clear()
     render._tables.clear()
+    render.ui_settings.cache_clear()
     renderer.cache_clear()
 
 
@@ -158,6 +159,7 @@ def check_inputs(config) -> None:
         check_settings(config)
         for language in LANGUAGES:
             renderer(language, calibration_name(config))
+        ui_settings()
     except DataError as error:
         raise PluginError(f"TPS Atlas: {error}") from None
 
@@ -236,6 +238,8 @@ def finish_page(output: str, page, config) -> str:
     r = current_renderer(config)
     output = TABLE_SLOT.sub(lambda match: r.render_model_table(match.group(2)) if match.group(1) == "model"
                             else r.render_card_tables(match.group(2)), output)
+    # Every page's header offers "My device": its words go before the scripts that read them.
+    output = output.replace('<script id="__config"', str(r.ui_script()) + '<script id="__config"', 1)
     prefix = language_prefix(r.phrases.language)
     if prefix:
         # With the trailing slash: material resolves "search/search_index.json" against this base.

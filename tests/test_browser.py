@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import re
 import statistics
 import sys
@@ -49,7 +50,16 @@ class LocalServer(http.server.ThreadingHTTPServer):
 
 
 @pytest.fixture(scope="module")
-def server(site):
+def built_site(request):
+    """The whole site (the session's build), or TPS_BROWSER_SITE: a site built beforehand, e.g. a
+    preview with the pages these tests open, while working on the pages' scripts."""
+    prebuilt = os.environ.get("TPS_BROWSER_SITE")
+    return Path(prebuilt) if prebuilt else request.getfixturevalue("site")
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    site = built_site
     """The built site over HTTP on 127.0.0.1, from a thread."""
     httpd = LocalServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -95,11 +105,29 @@ def open_page(context, url: str, errors: list | None = None):
 
 def table_rows(page) -> list[dict]:
     """The card table as shown: one dict per visible row."""
-    return page.eval_on_selector_all("table.tps-table tbody tr", """rows => rows.map(row => ({
-        card: row.dataset.card, name: row.cells[1].querySelector('a').textContent,
-        href: row.cells[1].querySelector('a').getAttribute('href'),
-        speed: row.cells[0].textContent, need: row.cells[5].textContent, quant: row.cells[6].textContent,
-        fit_key: row.cells[7].className, fit: row.cells[7].textContent}))""")
+    return page.eval_on_selector_all("table.tps-table tbody tr[data-card]", """rows => rows
+        .filter(row => !row.hidden).map(row => ({
+        card: row.dataset.card, name: row.cells[2].querySelector('a').textContent,
+        href: row.cells[2].querySelector('a').getAttribute('href'),
+        speed: row.cells[1].textContent, need: row.cells[4].textContent, quant: row.cells[5].textContent,
+        fit_key: row.cells[0].className, fit: row.cells[0].textContent}))""")
+
+
+def address(page) -> str:
+    """The page's address once the calculator has recorded the view (250 ms after the last change;
+    timers run in order, so one set later for longer runs after it)."""
+    return page.evaluate("() => new Promise(done => setTimeout(() => done(location.href), 300))")
+
+
+def rows_markup(page) -> str:
+    return re.sub(r">\s+<", "><", page.inner_html("table.tps-table tbody")).strip()
+
+
+def show_all(page) -> None:
+    """Press the long table's "show all" button, if it has one."""
+    button = page.locator(".tps-more:not([hidden]) button")
+    if button.count():
+        button.click()
 
 
 def built_rows_total(page) -> list:
@@ -138,15 +166,21 @@ def test_calculator_recomputes_the_card_table(context, server):
     page = open_page(context, f"{server}models/{MODEL}/", errors)
     fit_label = {key: Phrases("en").gettext(text) for key, text in
                  (("comfortable", "Comfortable"), ("tight", "Tight"), ("none", "Does not fit"))}
-    built = table_rows(page)
-    built_html = page.inner_html("table.tps-table tbody")
     built_fit = int(tiles(page)[0].replace(",", ""))
+    # A long table shows its first rows, then a button for all of them.
+    shown = table_rows(page)
+    assert page.inner_text(".tps-more button") == f"Show all {built_fit} cards"
+    show_all(page)
+    built = table_rows(page)
     assert len(built) == built_fit > 100
+    assert 0 < len(shown) < len(built) and shown == built[:len(shown)]
+    built_html = page.inner_html("table.tps-table tbody")
     need_built = {r["card"]: gb(r["need"]) for r in built}
 
-    # The default inputs recomputed in the browser give the built table, to the byte.
+    # The default inputs recomputed in the browser give the built table, to the byte (but the line
+    # breaks between rows: the rows kept for "show all" were taken out and put back).
     times = recompute_times(page)
-    assert page.inner_html("table.tps-table tbody") == built_html
+    assert rows_markup(page) == re.sub(r">\s+<", "><", built_html).strip()
     # The estimator alone, on every card of the catalogue, with a context not computed before.
     compute = page.evaluate("""model => { const calc = window.tpsCalculator, times = [];
         for (let i = 1; i <= 15; i++) {
@@ -171,7 +205,7 @@ def test_calculator_recomputes_the_card_table(context, server):
     assert all(gb(r["need"]) > need_built[r["card"]] for r in long)
     assert all(r["fit"] == fit_label[r["fit_key"].removeprefix("tps-fit-")] for r in long)
     assert {r["fit_key"] for r in long} <= {"tps-fit-comfortable", "tps-fit-tight"}
-    assert "context=131072" in page.url
+    assert "context=131072" in address(page)
     assert page.locator(".tps-working").first.is_hidden()  # the worked examples are for the defaults
     screenshot(page, "1-context-131072.png")
 
@@ -180,7 +214,7 @@ def test_calculator_recomputes_the_card_table(context, server):
     q8 = table_rows(page)
     assert q8 and {r["quant"] for r in q8} == {"Q8_0"}
     assert len(q8) <= len(long)
-    assert "floor=Q8_0" in page.url
+    assert "floor=Q8_0" in address(page)
     screenshot(page, "2-floor-q8_0.png")
 
     # Search: only H100 rows remain.
@@ -206,9 +240,12 @@ def test_calculator_recomputes_the_card_table(context, server):
     page.screenshot(path=str(OUTPUT / "4-all-cards.png"))
 
     # The address reproduces the view.
-    query = dict(part.split("=", 1) for part in page.url.split("?", 1)[1].split("&"))
+    url = address(page)
+    query = dict(part.split("=", 1) for part in url.split("?", 1)[1].split("&"))
     assert query == {"context": "131072", "floor": "Q8_0", "all": "1"}
-    again = open_page(context, page.url, errors)
+    again = open_page(context, url, errors)
+    assert table_rows(again) == everything[:len(table_rows(again))]
+    show_all(again)
     assert table_rows(again) == everything
     assert again.input_value("input[name=context]") == "131072" and again.is_checked("input[name=all]")
     assert again.input_value("select[name=floor]") == "Q8_0"
@@ -220,10 +257,11 @@ def test_browser_numbers_match_the_built_page(context, server, language):
     """Chromium's Intl formats the table as Babel did: recompute with the defaults, compare."""
     prefix = "" if language == "en" else f"{language}/"
     page = open_page(context, f"{server}{prefix}models/glm-130b/")
-    built = page.inner_html("table.tps-table tbody")
+    show_all(page)
+    built = rows_markup(page)
     built_tiles = page.inner_html(".tps-tiles")
-    page.evaluate("() => window.tpsCalculator.update()")
-    assert page.inner_html("table.tps-table tbody") == built
+    page.evaluate("() => window.tpsCalculator.update(true)")
+    assert rows_markup(page) == built
     assert page.inner_html(".tps-tiles") == built_tiles
     page.fill("input[name=context]", "8192")
     text = page.inner_text("table.tps-table tbody")
@@ -238,13 +276,14 @@ def test_a_model_no_card_runs_can_list_the_cards(context, server):
     page = open_page(context, f"{server}fr/models/glm-5/")
     assert page.locator("table.tps-table").count() == 0
     page.check("input[name=all]")
+    show_all(page)
     rows = table_rows(page)
     assert len(rows) > 800 and {r["fit"] for r in rows} == {Phrases("fr").gettext("Does not fit")}
     assert page.locator(".tps-nofit").is_visible()
     headers = page.eval_on_selector_all("table.tps-table th", "els => els.map(e => e.textContent)")
     french = Phrases("fr")
-    assert headers[0] == f'{french.gettext("Speed")} {french.gettext("low confidence")}'
-    assert headers[1] == french.gettext("Card")
+    assert headers[:3] == [french.gettext("Fit"), f'{french.gettext("Speed")} {french.gettext("low confidence")}',
+                           french.gettext("Card")]
 
 
 def test_dutch_search_finds_dutch_pages(browser, server):
@@ -268,13 +307,15 @@ def test_dutch_search_finds_dutch_pages(browser, server):
     assert question in [title for _, title in results[:5]], results[:5]
 
 
-def test_a_page_reads_fully_without_javascript(browser, server, site):
+def test_a_page_reads_fully_without_javascript(browser, server, built_site):
+    site = built_site
     context = new_context(browser, server, java_script_enabled=False)
     try:
         page = context.new_page()
         page.goto(f"{server}nl/models/glm-130b/")
         rows = table_rows(page)
-        text = page.inner_text("article")
+        # The text, laid out or not (below the fold, the page's sections are laid out when scrolled to).
+        text = plain(page.text_content("article"))
         page.locator("#cards").scroll_into_view_if_needed()
         page.screenshot(path=str(OUTPUT / "6-no-javascript.png"), full_page=False)
         form_visible = page.locator("form.tps-inputs").is_visible()
@@ -293,9 +334,10 @@ def test_a_row_shows_how_its_figure_was_worked_out(context, server):
     """A click on a row opens its worked example, in the page's language; a second click closes it."""
     page = open_page(context, f"{server}nl/models/glm-130b/")
     row = page.locator("table.tps-table tbody tr[data-card='h100-nvl-94gb']")
+    assert row.get_attribute("aria-expanded") == "false"
     row.locator("td").first.click()
     working = page.locator("tr.tps-working-row")
-    assert working.count() == 1
+    assert working.count() == 1 and row.get_attribute("aria-expanded") == "true"
     text = working.inner_text()
     dutch = Phrases("nl")
     assert str(dutch.t("How the figure for the {card} was worked out", card="H100 NVL 94 GB")) in text
@@ -306,9 +348,235 @@ def test_a_row_shows_how_its_figure_was_worked_out(context, server):
 
 def test_a_quantized_kv_cache_needs_less_memory(context, server):
     page = open_page(context, f"{server}models/llama-3.1-8b/")
+    page.fill("input[name=search]", "GeForce RTX 4090")  # among the first rows of a long table
     page.fill("input[name=context]", "65536")  # an 8.6 GB f16 cache, 4.6 GB at q8_0
     before = page.inner_text("table.tps-table tbody tr[data-card='geforce-rtx-4090']")
     page.select_option("select[name=kv]", "q8_0")
     after = page.inner_text("table.tps-table tbody tr[data-card='geforce-rtx-4090']")
     assert "17,7 GB" not in before and "17.7 GB" in before and "13.7 GB" in after
-    assert "kv=q8_0" in page.url
+    assert "kv=q8_0" in address(page)
+
+
+# ---------------------------------------------------------------- "My device", phones, keyboard
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+DEVICE = "geforce-rtx-4090"
+
+
+def expected_answer(language: str, model_id: str, card_id: str) -> str:
+    """The model page's answer for one card at the default inputs, from the Python estimator."""
+    from macros.catalogue import load_catalogue
+    from macros.estimator import estimate, load_settings, memory_needed
+    from macros.ui import ui_labels
+    from macros.render import ui_settings
+
+    catalogue, settings = load_catalogue(), load_settings()
+    model, card = catalogue.model(model_id), catalogue.card(card_id)
+    p = Phrases(language)
+    f = p.fmt
+    labels = ui_labels(p, ui_settings(), len(catalogue.cards))
+    e = estimate(model, card, settings, settings.calibration("seed"))
+    if e.quant:
+        return str(p.t(labels["answer_yes"], device=card.name, model=model.name, quant=e.quant.name,
+                       speed=f.tok_s(e.tok_s), range=f.tok_range(e.tok_s_low, e.tok_s_high)))
+    need = memory_needed(model, settings.quant(settings.min_quality), settings.context_tokens, settings).total_gb
+    usable = settings.fits * card.vram_gb
+    return str(p.t(labels["answer_no"], device=card.name, model=model.name, quant=settings.min_quality,
+                   need=f.gb(need), short=f.gb(need - usable), usable=f.gb(usable)))
+
+
+def plain(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u202f", " ").replace("\xa0", " ")).strip()
+
+
+def answer_text(page) -> str:
+    page.wait_for_selector(".tps-mydevice .tps-answer-main", timeout=20000)
+    return page.inner_text(".tps-mydevice .tps-answer-main")
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_my_device_is_remembered_and_answered_above_the_fold(browser, server, viewport):
+    errors: list[str] = []
+    context = new_context(browser, server, viewport=VIEWPORTS[viewport])
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server)
+        page.fill("#tps-home-search", "RTX 4090")
+        choices = page.eval_on_selector_all(".tps-device-home button[data-card]", "bs => bs.map(b => b.dataset.card)")
+        assert choices[0] == DEVICE and "geforce-rtx-4090-d" in choices  # the exact name first
+        page.screenshot(path=str(OUTPUT / f"7-device-home-{viewport}.png"))
+        page.click(f".tps-device-home button[data-card='{DEVICE}']")
+        assert "GeForce RTX 4090" in page.inner_text(".tps-device-button")
+        assert "GeForce RTX 4090" in page.inner_text(".tps-device-home .tps-device-current")
+
+        # Every language's model pages answer for the remembered card, before the first table.
+        for language in LANGUAGES:
+            prefix = "" if language == "en" else f"{language}/"
+            for model_id in ("glm-130b", "llama-3.2-1b"):
+                model = open_page(context, f"{server}{prefix}models/{model_id}/", errors)
+                assert plain(answer_text(model)) == plain(expected_answer(language, model_id, DEVICE))
+                box = model.locator(".tps-mydevice").bounding_box()
+                table = model.locator("table.tps-table, .tps-nofit").first.bounding_box()
+                assert box["y"] + box["height"] <= VIEWPORTS[viewport]["height"] and box["y"] < table["y"]
+                if language == "en" and model_id == "llama-3.2-1b":
+                    model.screenshot(path=str(OUTPUT / f"8-device-answer-{viewport}.png"))
+                pair = model.locator(".tps-pair-link").get_attribute("href")
+                model.close()
+        assert pair == f"?card={DEVICE}"
+
+        # The card pages and the models index mark what it runs.
+        card = context.new_page()
+        card.goto(f"{server}cards/radeon-instinct-mi300x/")
+        card.wait_for_selector("table.tps-models-table th.tps-yours")
+        assert card.inner_text("table.tps-models-table th.tps-yours") == "On your GeForce RTX 4090"
+        yours = card.eval_on_selector_all("table.tps-models-table tbody tr", """rows => rows.map(r =>
+            [r.cells[2].textContent, r.querySelector('td.tps-yours').textContent])""")
+        assert dict(yours)["Llama 3.2 1B"].startswith("Q8_0")
+        index = context.new_page()
+        index.goto(f"{server}models/")
+        index.wait_for_selector("#tps-models th.tps-yours")
+        marks = index.eval_on_selector_all("#tps-models tbody tr", """rows => rows.map(r =>
+            [r.cells[0].textContent, r.querySelector('td.tps-yours').textContent])""")
+        assert dict(marks)["GLM-130B"] == Phrases("en").gettext("Does not fit")
+        assert dict(marks)["Llama 3.2 1B"].startswith("Q8_0")
+        cards = context.new_page()
+        cards.goto(f"{server}cards/")
+        cards.wait_for_selector("#tps-cards .tps-yours-mark")
+        assert cards.eval_on_selector_all("#tps-cards li:has(.tps-yours-mark) a", "as => as.map(a => a.textContent)") \
+            == ["GeForce RTX 4090"]
+    finally:
+        context.close()
+    assert not errors, errors
+
+    # The pair link shows the same answer to a reader who never chose a device.
+    fresh = new_context(browser, server, viewport=VIEWPORTS[viewport])
+    try:
+        page = open_page(fresh, f"{server}nl/models/glm-130b/{pair}&context=8192#cards")
+        assert "GeForce RTX 4090" in answer_text(page)
+        assert page.evaluate("() => localStorage.length") == 0  # a link does not choose for the reader
+        # The language switcher keeps the card, the inputs and the place on the page.
+        page.eval_on_selector("a[hreflang=fr]", "a => a.click()")
+        page.wait_for_url("**/fr/models/glm-130b/**")
+        assert page.url.endswith(f"/fr/models/glm-130b/?card={DEVICE}&context=8192#cards")
+        assert plain(answer_text(page)).startswith(plain(str(Phrases("fr").t("Non : la {device}", device="GeForce RTX 4090"))))
+    finally:
+        fresh.close()
+
+
+def test_filters_that_match_nothing_say_what_to_change(context, server):
+    page = open_page(context, f"{server}models/glm-130b/")
+    page.fill("input[name=search]", "no such card")
+    empty = page.locator(".tps-empty")
+    assert empty.is_visible() and not page.locator("table.tps-table").is_visible()
+    assert "Shorten the search" in empty.inner_text()
+    page.evaluate("() => { document.getElementById('cards').scrollIntoView(); window.scrollBy(0, -60); }")
+    page.screenshot(path=str(OUTPUT / "9-empty-result.png"))
+    empty.locator("button").click()
+    assert table_rows(page) and not empty.is_visible() and page.input_value("input[name=search]") == ""
+    # "At least 80 GB": no smaller card.
+    page.select_option("select[name=vram]", "80")
+    assert {gb(r) >= 80 for r in page.eval_on_selector_all(
+        "table.tps-table tbody tr", "rows => rows.map(r => r.cells[3].textContent)")} == {True}
+
+    index = context.new_page()
+    index.goto(f"{server}models/?q=glm")  # the home page's search lands here: no search overlay
+    assert index.input_value("input.tps-filter") == "glm"
+    assert not index.is_checked("#__search")
+    assert all("GLM" in name for name in index.eval_on_selector_all(
+        "#tps-models tbody tr:not([hidden]) td:first-child", "cells => cells.map(c => c.textContent)"))
+    index.fill("input.tps-filter", "no such model")
+    assert "No model matches “no such model”" in index.inner_text(".tps-empty")
+
+    cards = context.new_page()
+    cards.goto(f"{server}cards/")
+    cards.fill("input.tps-filter", "RTX 4090")
+    headings = cards.eval_on_selector_all("#tps-cards h2, #tps-cards h3", "hs => hs.filter(h => h.offsetParent).map(h => h.textContent)")
+    assert headings == ["NVIDIA", "24 GB", "16 GB"]
+    cards.fill("input.tps-filter", "no such card")
+    assert cards.locator(".tps-empty").is_visible() and headings
+
+
+def test_keyboard_and_invalid_context(context, server):
+    page = open_page(context, f"{server}models/glm-130b/")
+    rows_before = table_rows(page)
+    for bad in ("0", "-5", "1e9", "2.5e3", "99999999999"):
+        page.fill("input[name=context]", bad)
+        assert page.get_attribute("input[name=context]", "aria-invalid") == "true", bad
+        assert page.locator("#context-invalid").is_visible()
+        assert table_rows(page) == rows_before and "context=" not in address(page)
+    page.evaluate("() => { document.getElementById('cards').scrollIntoView(); window.scrollBy(0, -60); }")
+    page.screenshot(path=str(OUTPUT / "10-invalid-context.png"))
+    page.fill("input[name=context]", "8,192")  # grouped digits read as the number
+    assert page.get_attribute("input[name=context]", "aria-invalid") == "false" and "context=8192" in address(page)
+    # The focused field shows a ring.
+    page.focus("input[name=search]")
+    assert page.eval_on_selector("input[name=search]", "e => getComputedStyle(e).outlineStyle") != "none"
+    # A row opens and closes its worked example from the keyboard.
+    row = page.locator("table.tps-table tbody tr[data-card]").first
+    row.focus()
+    page.keyboard.press("Enter")
+    assert row.get_attribute("aria-expanded") == "true" and page.locator("tr.tps-working-row").count() == 1
+    page.keyboard.press(" ")
+    assert row.get_attribute("aria-expanded") == "false" and page.locator("tr.tps-working-row").count() == 0
+
+
+@pytest.mark.parametrize("path", ["models/llama-3.2-1b/", "cards/geforce-rtx-4090/", "de/models/glm-130b/"])
+def test_phones_do_not_scroll_sideways_or_break_names(browser, server, path):
+    context = new_context(browser, server, viewport=VIEWPORTS["phone"])
+    try:
+        page = context.new_page()
+        page.goto(server + path)
+        page.wait_for_load_state("load")
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        # Every word of every name in the tables sits on one line.
+        broken = page.evaluate("""() => {
+            const broken = [];
+            for (const link of document.querySelectorAll('table.tps-table a')) {
+                if (!link.offsetParent) continue;
+                const text = link.firstChild, range = document.createRange();
+                let at = 0;
+                for (const word of text.textContent.split(' ')) {
+                    range.setStart(text, at); range.setEnd(text, at + word.length);
+                    const lines = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top)));
+                    if (word && lines.size > 1) broken.push(word);
+                    at += word.length + 1;
+                }
+            }
+            return broken; }""")
+        page.evaluate("() => { const t = document.querySelector('table.tps-table'); t.scrollIntoView(); window.scrollBy(0, -120); }")
+        page.screenshot(path=str(OUTPUT / f"11-phone-{path.strip('/').replace('/', '-')}.png"))
+    finally:
+        context.close()
+    assert widths[0] <= widths[1], widths
+    assert not broken, broken[:10]
+
+
+def test_a_page_loads_no_search_index_sitemap_or_outside_fonts(browser, server):
+    requests: list[str] = []
+    context = new_context(browser, server)
+    try:
+        page = context.new_page()
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(f"{server}nl/models/glm-130b/")
+        page.wait_for_load_state("networkidle")
+        before = list(requests)
+        # The index comes when the reader reaches for the search box, in the page's language.
+        with page.expect_request("**/nl/search/search_index.json"):
+            page.click(".md-search__input", timeout=5000)
+        page.keyboard.type("GLM-130B")
+        page.wait_for_selector(".md-search-result__item", timeout=20000)
+    finally:
+        context.close()
+    assert not [url for url in before if "search_index" in url or "sitemap" in url or not url.startswith(server)], before
+
+
+def test_input_to_paint_is_measured(context, server):
+    """benchmarks/ui.py reports the figure; here only that the measurement runs on a long table."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import ui as ui_benchmark
+
+    page = open_page(context, f"{server}models/llama-3.2-1b/")
+    times = ui_benchmark.input_to_paint(page, changes=3)
+    assert len(times) == 3 and all(t > 0 for t in times)
+    assert len(table_rows(page)) == page.evaluate("() => window.tpsCalculator.last.shown")

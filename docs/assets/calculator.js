@@ -351,12 +351,13 @@
     var speed = e.tok_s
       ? escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) + "</small>"
       : "";
-    return '<tr data-card="' + escapeHtml(c.id) + '"><td>' + speed + "</td>" +
+    return '<tr data-card="' + escapeHtml(c.id) + '"><td class="tps-fit-' + e.fit + '">' + escapeHtml(labels.fit[e.fit]) +
+      "</td><td>" + speed + "</td>" +
       '<td><a href="' + escapeHtml(cardHref(c)) + '">' + escapeHtml(c.name) + "</a> <small>" + escapeHtml(c.vendor) +
-      "</small></td><td>" + escapeHtml(f.vram(c.vram_gb)) + "</td><td>" + escapeHtml(f.bandwidth(c.bandwidth_gb_s)) +
-      "</td><td>" + escapeHtml(c.released ? f.month(c.released) : "") + "</td><td>" +
+      "</small></td><td>" + escapeHtml(f.vram(c.vram_gb)) + "</td><td>" +
       escapeHtml(e.need_gb != null ? f.gb(e.need_gb) : "") + "</td><td>" + escapeHtml(e.quant ? e.quant.name : "") +
-      '</td><td class="tps-fit-' + e.fit + '">' + escapeHtml(labels.fit[e.fit]) + "</td></tr>";
+      "</td><td>" + escapeHtml(f.bandwidth(c.bandwidth_gb_s)) + "</td><td>" +
+      escapeHtml(c.released ? f.month(c.released) : "") + "</td></tr>";
   }
 
   // The rows as the template lays them out: each on its own line.
@@ -391,6 +392,16 @@
   // ------------------------------------------------------------ inputs and the address
 
   var MAX_CONTEXT = 10000000;
+  var ADDRESS_DELAY_MS = 250;  // the view goes into the address this long after the last change
+
+  // The context field as a reader types it: a whole number, digits grouped or not ("131,072",
+  // "131.072", "131 072"), within ``range``; anything else (1e9, 2.5, -5, 0) is null, never guessed.
+  function parseContext(text, range) {
+    var t = String(text == null ? "" : text).trim();
+    if (!/^(\d+|\d{1,3}([.,'\u00a0\u202f ]\d{3})+)$/.test(t)) return null;
+    var value = Number(t.replace(/\D/g, ""));
+    return value >= range[0] && value <= range[1] ? value : null;
+  }
 
   // The view's inputs from a query string; anything unreadable falls back to the default.
   function readState(search, defaults, options) {
@@ -430,6 +441,17 @@
     return text ? "?" + text : "";
   }
 
+  var INPUT_NAMES = ["context", "floor", "search", "vram", "all", "kv"];
+
+  // A view's query string with the address's other parameters kept (?card= of "My device").
+  function withOthers(query, search) {
+    var params = new URLSearchParams(search || "");
+    INPUT_NAMES.forEach(function (name) { params.delete(name); });
+    new URLSearchParams(query).forEach(function (value, name) { params.set(name, value); });
+    var text = params.toString();
+    return text ? "?" + text : "";
+  }
+
   function matchesSearch(card, words) {
     var text = [card.name, card.vendor].concat(card.aliases || []).join(" ").toLowerCase();
     return words.every(function (word) { return text.indexOf(word) >= 0; });
@@ -440,7 +462,7 @@
     var words = state.search.toLowerCase().split(/\s+/).filter(Boolean);
     var tier = state.vram ? Number(state.vram) : null;
     var keep = function (e) {
-      return (tier === null || e.card.vram_gb === tier) && matchesSearch(e.card, words);
+      return (tier === null || e.card.vram_gb >= tier) && matchesSearch(e.card, words);
     };
     var shown = fig.rows.filter(keep);
     return state.all ? shown.concat(fig.misses.filter(keep)) : shown;
@@ -450,7 +472,8 @@
     quant: quant, allowedQuants: allowedQuants, modelQuants: modelQuants, weightsGb: weightsGb, kvCacheGb: kvCacheGb,
     memoryNeeded: memoryNeeded, efficiency: efficiency, tokensPerSecond: tokensPerSecond, verdict: verdict,
     candidateMemories: candidateMemories, estimate: estimate, estimateOne: estimateOne, modelFigures: modelFigures,
-    roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, rowHtml: rowHtml, rowsHtml: rowsHtml,
+    roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, fillPhrase: fillPhrase,
+    pluralText: pluralLabel, parseContext: parseContext, rowHtml: rowHtml, rowsHtml: rowsHtml,
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows,
   };
@@ -475,11 +498,28 @@
     return dataPromise;
   }
 
+  // The shared controls' words (macros/ui.py), written into every page before the scripts.
+  function uiLabels() {
+    var holder = document.getElementById("tps-ui");
+    return holder ? JSON.parse(holder.textContent) : null;
+  }
+
+  // The column names as CSS strings (--tps-h1, ...): a phone shows each row as a block whose
+  // figures carry their column's name (tps.css).
+  function labelColumns(table) {
+    Array.from(table.tHead.rows[0].cells).forEach(function (th, i) {
+      var first = th.firstChild;
+      table.style.setProperty("--tps-h" + (i + 1), JSON.stringify((first ? first.textContent : "").trim()));
+    });
+  }
+
   function setUp(form) {
     var page = form.closest(".tps-model");
     var holder = page && page.querySelector("script.tps-calculator");
     if (!holder) return;
     var labels = JSON.parse(holder.textContent);
+    var ui = uiLabels() || {};
+    var pageRows = ui.page_rows || Infinity;
     var f = new Formatter(labels.language, labels.units);
     var defaults = labels.defaults;
     var options = {
@@ -488,24 +528,43 @@
       kv: form.elements.kv ? Array.from(form.elements.kv.options).map(function (o) { return o.value; }) : [],
     };
     defaults.kv = options.kv[0];  // the page lists the default precision first
+    var contextField = form.elements.context;
+    var contextRange = [Number(contextField.getAttribute("data-min")) || 1,
+                        Number(contextField.getAttribute("data-max")) || MAX_CONTEXT];
+    var invalid = document.getElementById("context-invalid");
     var tiles = page.querySelector(".tps-tiles");
     var totalTile = tiles && tiles.children[1] ? tiles.children[1].outerHTML : "";
     var workings = Array.from(page.querySelectorAll(".tps-working"));
     var table = page.querySelector("table.tps-table");
     var noFit = page.querySelector(".tps-nofit");
     var contextWarning = page.querySelector(".tps-context-warning");
-    var data = null, cache = {};
+    var data = null, cache = {}, shownKey = null, showAll = false, followUp = null, recordLater = null;
+
+    // Below the table: what to change when the filters leave nothing, and "show all" for long tables.
+    var empty = document.createElement("div");
+    empty.className = "tps-empty";
+    empty.setAttribute("role", "status");
+    empty.hidden = true;
+    empty.innerHTML = "<p>" + fillPhrase(ui.no_rows || "", { all: ui.all_label || "" }) +
+      '</p><p><button type="button" class="md-button">' + escapeHtml(ui.clear || "") + "</button></p>";
+    var more = document.createElement("p");
+    more.className = "tps-more";
+    more.hidden = true;
+    more.innerHTML = '<button type="button" class="md-button tps-show-all"></button>';
+    (table || noFit || holder).insertAdjacentElement("afterend", more);
+    (table || noFit || holder).insertAdjacentElement("afterend", empty);
 
     function ensureTable() {
       if (table) return table;
       table = document.createElement("table");
-      table.className = "tps-table";
+      table.className = "tps-table tps-cards-table";
       table.setAttribute("data-model", labels.model);
-      table.innerHTML = "<thead><tr>" + labels.headers.map(function (h, i) {
-        return "<th>" + escapeHtml(h) + (i === 0 ? " <small>" + escapeHtml(labels.confidence) + "</small>" : "") + "</th>";
-      })
-        .join("") + "</tr></thead><tbody></tbody>";
+      table.innerHTML = "<caption>" + escapeHtml(ui.row_hint || "") + "</caption><thead><tr>" +
+        labels.headers.map(function (h, i) {
+          return '<th scope="col">' + escapeHtml(h) + (i === 1 ? " <small>" + escapeHtml(labels.confidence) + "</small>" : "") + "</th>";
+        }).join("") + "</tr></thead><tbody></tbody>";
       (noFit || holder).insertAdjacentElement("afterend", table);
+      labelColumns(table);
       return table;
     }
 
@@ -518,9 +577,26 @@
       return noFit;
     }
 
+    // Rows that have a worked example open it from the keyboard too, and say whether it is open.
+    function decorate(rows) {
+      rows.forEach(function (row) {
+        if (!row.hasAttribute("data-card") || row.querySelector(".tps-fit-none") || row.hasAttribute("tabindex")) return;
+        row.tabIndex = 0;
+        row.setAttribute("aria-expanded", "false");
+      });
+    }
+
+    // A long table shows its first rows and a button for the rest; ``total`` rows in all.
+    function showMore(total) {
+      var trimmed = !showAll && total > pageRows;
+      more.hidden = !trimmed;
+      if (trimmed) more.firstChild.textContent = fillPhrase(pluralLabel(ui.show_all || [], total), { count: f.count(total) });
+      return trimmed;
+    }
+
     // Put a view's inputs into the form (on load, from the address).
     function fill(state) {
-      form.elements.context.value = String(state.context);
+      contextField.value = String(state.context);
       form.elements.floor.value = state.floor;
       form.elements.search.value = state.search;
       form.elements.vram.value = state.vram;
@@ -529,11 +605,18 @@
       if (form.elements.ceiling && state.ceiling) form.elements.ceiling.value = state.ceiling;
     }
 
-    // The view the form shows now.
+    // The view the form shows now; null while the context field holds something unreadable.
     function current() {
-      var context = parseInt(form.elements.context.value, 10);
+      var context = parseContext(contextField.value, contextRange);
+      var bad = context === null;
+      contextField.setAttribute("aria-invalid", bad ? "true" : "false");
+      if (invalid) {
+        invalid.textContent = bad ? ui.context_invalid || "" : "";
+        invalid.hidden = !bad;
+      }
+      if (bad) return null;
       return {
-        context: context >= 1 ? Math.min(context, MAX_CONTEXT) : defaults.context,
+        context: context,
         floor: form.elements.floor.value || defaults.floor,
         search: form.elements.search.value.trim(),
         vram: form.elements.vram.value,
@@ -555,19 +638,27 @@
     }
 
     // Recompute every card for the form's inputs and show it (``fresh``: even when the same
-    // inputs were computed before); returns what it did and the time it took (ms).
+    // inputs were computed before); returns what it did and the time it took (ms). An input
+    // fires both "input" and "change": the second finds the view already shown and stops.
     function update(fresh) {
       if (!data) return null;
       var started = performance.now();
       var state = current();
+      if (!state) return null;
+      var key = queryString(state, defaults) + "|" + showAll;
+      if (fresh !== true && key === shownKey) return api.last;
+      shownKey = key;
       var fig = figures(state, fresh === true);
       var computed = performance.now();
       var rows = visibleRows(fig, state);
       if (tiles) tiles.innerHTML = tilesHtml(fig, f, labels, totalTile);
+      var trimmed = showMore(rows.length);
       if (rows.length || table) {
         var t = ensureTable();
-        t.tBodies[0].innerHTML = rowsHtml(rows, f, labels);
+        hiddenRows = [];
+        t.tBodies[0].innerHTML = rowsHtml(trimmed ? rows.slice(0, pageRows) : rows, f, labels);
         t.hidden = !rows.length;
+        decorate(Array.from(t.tBodies[0].rows));
       }
       if (fig.rows.length && noFit) noFit.hidden = true;
       if (!fig.rows.length) ensureNoFit().hidden = false;
@@ -576,28 +667,40 @@
         // a trusted sentence from the catalogue, values escaped
         if (!contextWarning.hidden) contextWarning.innerHTML = fillPhrase(labels.beyond_context, { context: f.count(state.context) });
       }
+      // Nothing shown although cards run it: the filters hid them; say what to change.
+      empty.hidden = rows.length > 0 || (!fig.rows.length && !state.all);
       // The worked examples describe the default inputs only.
       var isDefault = state.context === defaults.context && state.floor === defaults.floor &&
         state.kv === defaults.kv && state.ceiling === defaults.ceiling;
       workings.forEach(function (w) { w.hidden = !isDefault; });
-      var query = queryString(state, defaults);
-      if (query !== window.location.search && !(query === "" && window.location.search === "?")) {
-        window.history.replaceState(window.history.state, "", window.location.pathname + query + window.location.hash);
-      }
       var done = performance.now();
       form.setAttribute("data-state", "ready");
       api.last = { compute_ms: computed - started, total_ms: done - started, rows: rows.length,
-                   cards_fit: fig.rows.length };
+                   shown: trimmed ? pageRows : rows.length, cards_fit: fig.rows.length, state: state };
+      // The "My device" answer follows once the table is on screen; the address once the reader
+      // pauses (recording it costs a browser more than drawing the table: once per pause, not per key).
+      var last = api.last;
+      var query = last.query = withOthers(queryString(state, defaults), window.location.search);
+      window.clearTimeout(followUp);
+      followUp = window.setTimeout(function () { page.dispatchEvent(new CustomEvent("tps:update", { detail: last })); }, 0);
+      window.clearTimeout(recordLater);
+      recordLater = window.setTimeout(function () {
+        if (query !== window.location.search && !(query === "" && window.location.search === "?")) {
+          window.history.replaceState(window.history.state, "", window.location.pathname + query + window.location.hash);
+        }
+      }, ADDRESS_DELAY_MS);
       return api.last;
     }
 
-    // A click on a row shows how its figure was worked out (again: hides it).
-    page.addEventListener("click", function (event) {
-      var row = event.target.closest && event.target.closest("table.tps-table tbody tr[data-card]");
-      if (!row || !data || event.target.closest("a")) return;
+    function toggleWorking(row) {
       var next = row.nextElementSibling;
-      if (next && next.classList.contains("tps-working-row")) { next.remove(); return; }
+      if (next && next.classList.contains("tps-working-row")) {
+        next.remove();
+        row.setAttribute("aria-expanded", "false");
+        return;
+      }
       var state = current();
+      if (!state || !data) return;
       var e = estimateOne(data, labels.model, row.getAttribute("data-card"),
                           { context: state.context, floor: state.floor, kvPrecision: state.kv,
                             ceiling: state.ceiling });
@@ -606,6 +709,41 @@
       extra.className = "tps-working-row";
       extra.innerHTML = '<td colspan="' + row.cells.length + '">' + workingHtml(data, labels, f, e) + "</td>";
       row.insertAdjacentElement("afterend", extra);
+      row.setAttribute("aria-expanded", "true");
+    }
+
+    // A click on a row (or Enter, Space on it) shows how its figure was worked out (again: hides it).
+    page.addEventListener("click", function (event) {
+      var row = event.target.closest && event.target.closest("table.tps-table tbody tr[data-card]");
+      if (row && !event.target.closest("a")) toggleWorking(row);
+    });
+    page.addEventListener("keydown", function (event) {
+      var row = event.target;
+      if ((event.key === "Enter" || event.key === " ") && row.matches && row.matches("table.tps-table tbody tr[data-card]")) {
+        event.preventDefault();
+        toggleWorking(row);
+      }
+    });
+    more.addEventListener("click", function () {
+      showAll = true;
+      if (hiddenRows.length) {
+        var body = table.tBodies[0];
+        hiddenRows.splice(0).forEach(function (row) {
+          row.hidden = false;
+          if (!row.parentNode) body.appendChild(row);
+        });
+        decorate(Array.from(table.tBodies[0].rows));
+        more.hidden = true;
+      } else {
+        update();
+      }
+    });
+    empty.addEventListener("click", function (event) {
+      if (!event.target.closest("button")) return;
+      form.elements.search.value = "";
+      form.elements.vram.value = "";
+      update();
+      form.elements.search.focus();
     });
 
     form.addEventListener("submit", function (event) { event.preventDefault(); update(); });
@@ -614,19 +752,39 @@
 
     var initial = readState(window.location.search, defaults, options);
     fill(initial);
+    // The built table holds every card; until an input changes, show its first rows.
+    var hiddenRows = [];
+    if (table && showMore(table.tBodies[0].rows.length)) {
+      hiddenRows = Array.from(table.tBodies[0].rows).slice(pageRows);
+      hiddenRows.forEach(function (row) { row.hidden = true; });
+    }
+    if (table) decorate(Array.from(table.tBodies[0].rows).slice(0, pageRows));
     loadData().then(function (loaded) {
       data = loaded;
       api.data = data;
       api.update = update;
       var isDefault = queryString(initial, defaults) === "";
-      if (isDefault) form.setAttribute("data-state", "ready");  // the built table already shows it
-      else update();
+      if (isDefault) {
+        shownKey = "|false";  // the built table already shows the defaults
+        form.setAttribute("data-state", "ready");
+        // The rows kept for "show all" leave the page while it is idle: the first input change
+        // then has no hundreds of rows to take out.
+        var idle = window.requestIdleCallback || function (run) { return setTimeout(run, 200); };
+        idle(function () {
+          hiddenRows.forEach(function (row) { if (row.hidden) row.remove(); });
+        });
+      } else {
+        update();
+      }
     }).catch(function (error) {
       form.setAttribute("data-state", "failed");
       if (window.console) window.console.warn("TPS Atlas calculator:", error);
     });
   }
 
+  api.loadData = loadData;
+  api.labelColumns = labelColumns;
+  api.uiLabels = uiLabels;
   window.tpsCalculator = api;
   document.querySelectorAll("form.tps-inputs").forEach(setUp);
 })();

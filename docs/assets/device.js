@@ -1,0 +1,362 @@
+// "My device": the reader picks their GPU or machine once (remembered in this browser), and
+// every page answers for it: a yes/no above the fold of a model page, a column on the card
+// pages and the models index. The figures come from the calculator's own estimator
+// (window.tpsCalculator, docs/assets/calculator.js) on the site's one data file; the words
+// from the page's translated labels (<script id="tps-ui">, macros/ui.py).
+//
+// ``?card=<id>`` on a model page shows the answer for that card to anyone who opens the link,
+// without changing the device they chose.
+(function () {
+  "use strict";
+
+  var calc = window.tpsCalculator;
+  var holder = document.getElementById("tps-ui");
+  if (!calc || !holder) return;
+  var ui = JSON.parse(holder.textContent);
+  var f = new calc.Formatter(ui.language, ui.units);
+  var escapeHtml = calc.escapeHtml, fillPhrase = calc.fillPhrase;
+  var STORAGE_KEY = "tps-atlas-device";
+  var RESULTS = 8;
+
+  // ---------------------------------------------------------------- the remembered device
+
+  function stored() {
+    try { return window.localStorage.getItem(STORAGE_KEY) || ""; } catch (error) { return ""; }
+  }
+
+  function remember(id) {
+    try {
+      if (id) window.localStorage.setItem(STORAGE_KEY, id);
+      else window.localStorage.removeItem(STORAGE_KEY);
+    } catch (error) { /* private mode: the choice lasts for this page only */ }
+  }
+
+  var pairCard = new URLSearchParams(window.location.search).get("card") || "";
+  var data = null, byId = {}, chosen = null;
+
+  // The device the page answers for: the link's card first, then the one this browser remembers.
+  function device() {
+    return byId[pairCard] || byId[stored()] || null;
+  }
+
+  // ---------------------------------------------------------------- search
+
+  function haystack(card) {
+    return [card.name, card.vendor, card.id].concat(card.aliases || []).join(" ").toLowerCase();
+  }
+
+  // Best first: the exact name (or alias), a name ending in the query ("RTX 4090" finds
+  // "GeForce RTX 4090" before "GeForce RTX 4090 D"), whole words, then any match; shorter names first.
+  function search(query) {
+    var q = query.trim().toLowerCase().replace(/\s+/g, " ");
+    if (!q) return [];
+    var words = q.split(" ");
+    var found = [];
+    data.cards.forEach(function (card) {
+      var text = haystack(card);
+      if (!words.every(function (w) { return text.indexOf(w) >= 0; })) return;
+      var names = [card.name].concat(card.aliases || []).map(function (n) { return n.toLowerCase(); });
+      var rank = 3;
+      names.forEach(function (n) {
+        if (n === q) rank = Math.min(rank, 0);
+        else if (n.slice(-q.length - 1) === " " + q) rank = Math.min(rank, 1);
+        else if ((" " + n + " ").indexOf(" " + q + " ") >= 0) rank = Math.min(rank, 2);
+      });
+      found.push({ card: card, rank: rank });
+    });
+    found.sort(function (a, b) {
+      return a.rank - b.rank || a.card.name.length - b.card.name.length || (a.card.name < b.card.name ? -1 : 1);
+    });
+    return found.slice(0, RESULTS).map(function (x) { return x.card; });
+  }
+
+  // A search field with its results: a button per device (name, vendor, memory).
+  function pickerHtml(id) {
+    return '<label class="tps-picker-label" for="' + id + '">' + escapeHtml(ui.choose) + "</label>" +
+      '<input type="search" class="tps-picker-input" id="' + id + '" autocomplete="off" placeholder="' +
+      escapeHtml(ui.placeholder) + '">' +
+      '<p class="tps-picker-empty" role="status"></p><ul class="tps-picker-results"></ul>';
+  }
+
+  function wirePicker(root) {
+    var input = root.querySelector(".tps-picker-input");
+    var list = root.querySelector(".tps-picker-results");
+    var status = root.querySelector(".tps-picker-empty");
+    function show() {
+      if (!data) return;
+      var query = input.value;
+      var cards = search(query);
+      list.innerHTML = cards.map(function (c) {
+        return '<li><button type="button" class="tps-picker-choice" data-card="' + escapeHtml(c.id) + '">' +
+          '<span class="tps-picker-name">' + escapeHtml(c.name) + "</span> <small>" + escapeHtml(c.vendor) + " · " +
+          escapeHtml(f.vram(c.vram_gb)) + "</small></button></li>";
+      }).join("");
+      status.textContent = query.trim() && !cards.length ? fillText(ui.no_match, { query: query.trim() }) : "";
+    }
+    input.addEventListener("input", show);
+    list.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-card]");
+      if (!button) return;
+      choose(button.getAttribute("data-card"));
+    });
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        var first = list.querySelector("button[data-card]");
+        if (first) first.click();
+      }
+    });
+    show();
+    return input;
+  }
+
+  // Plain text from a phrase (for textContent): placeholders filled, nothing escaped.
+  function fillText(phrase, values) {
+    return String(phrase).replace(/\{(\w+)\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? values[name] : all;
+    });
+  }
+
+  // ---------------------------------------------------------------- the header button
+
+  var headerButton = null, panel = null;
+
+  function setUpHeader() {
+    var inner = document.querySelector(".md-header__inner");
+    if (!inner) return;
+    headerButton = document.createElement("button");
+    headerButton.type = "button";
+    headerButton.className = "tps-device-button";
+    headerButton.setAttribute("aria-expanded", "false");
+    headerButton.setAttribute("aria-controls", "tps-device-panel");
+    var search = inner.querySelector(".md-search") || inner.lastElementChild;
+    inner.insertBefore(headerButton, search);
+    panel = document.createElement("div");
+    panel.id = "tps-device-panel";
+    panel.className = "tps-device-panel";
+    panel.setAttribute("role", "dialog");
+    panel.setAttribute("aria-label", ui.choose);
+    panel.hidden = true;
+    panel.innerHTML = pickerHtml("tps-device-search") +
+      '<p class="tps-device-forget"><button type="button" class="md-button">' + escapeHtml(ui.forget) + "</button></p>";
+    document.body.appendChild(panel);
+    wirePicker(panel);
+    headerButton.addEventListener("click", function () { togglePanel(panel.hidden); });
+    panel.querySelector(".tps-device-forget button").addEventListener("click", function () {
+      remember("");
+      pairCard = "";
+      togglePanel(false);
+      refresh();
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && !panel.hidden) { togglePanel(false); headerButton.focus(); }
+    });
+    // A click elsewhere closes the panel (but not the click on "Change" that opened it).
+    document.addEventListener("click", function (event) {
+      if (!panel.hidden && !panel.contains(event.target) && !headerButton.contains(event.target) &&
+          !(event.target.closest && event.target.closest(".tps-link-button"))) togglePanel(false);
+    });
+    labelHeader();
+  }
+
+  function togglePanel(open) {
+    if (!panel) return;
+    panel.hidden = !open;
+    headerButton.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) panel.querySelector("input").focus();
+  }
+
+  function labelHeader() {
+    if (!headerButton) return;
+    var d = device();
+    headerButton.innerHTML = '<span class="tps-device-caption">' + escapeHtml(ui.my_device) + "</span> " +
+      '<span class="tps-device-name">' + escapeHtml(d ? d.name : ui.choose) + "</span>";
+    panel.querySelector(".tps-device-forget").hidden = !stored();
+  }
+
+  function choose(id) {
+    remember(id);
+    pairCard = "";  // the reader's own choice now answers
+    togglePanel(false);
+    refresh();
+    var answer = document.querySelector(".tps-mydevice");
+    if (answer) answer.focus();
+  }
+
+  // ---------------------------------------------------------------- answers
+
+  // The calculator's current inputs (the address records them), defaults otherwise.
+  function modelState(page) {
+    var calcHolder = page.querySelector("script.tps-calculator");
+    var labels = calcHolder ? JSON.parse(calcHolder.textContent) : null;
+    var last = calc.last && calc.last.state;
+    if (last) return last;
+    var form = page.querySelector("form.tps-inputs");
+    var options = form ? {
+      quants: Array.from(form.elements.floor.options).map(function (o) { return o.value; }),
+      kv: form.elements.kv ? Array.from(form.elements.kv.options).map(function (o) { return o.value; }) : [],
+    } : {};
+    var defaults = labels ? labels.defaults : { context: data.settings.context_tokens, floor: data.settings.min_quality };
+    return calc.readState(window.location.search, defaults, options);
+  }
+
+  // One model on one device, as a few plain sentences.
+  function answerHtml(modelId, modelName, card, state) {
+    var options = { context: state.context, floor: state.floor, kvPrecision: state.kv };
+    var e = calc.estimateOne(data, modelId, card.id, options);
+    var values = { device: card.name, model: modelName, vram: f.vram(card.vram_gb) };
+    if (e.quant) {
+      values.quant = e.quant.name;
+      values.speed = f.tokS(e.tok_s);
+      values.range = f.tokRange(e.tok_s_low, e.tok_s_high);
+      values.need = f.gb(e.need_gb);
+      return '<p class="tps-answer-main tps-answer-yes">' + fillPhrase(ui.answer_yes, values) + "</p>" +
+        '<p class="tps-fit-' + e.fit + '">' + fillPhrase(e.fit === "comfortable" ? ui.answer_comfortable : ui.answer_tight, values) + "</p>";
+    }
+    // How far short: what the least memory-hungry allowed quant needs, minus what the card can use.
+    var floorQuant = calc.quant(data.settings, state.floor);
+    var need = calc.memoryNeeded(data.models[modelId], floorQuant, state.context, data.settings, state.kv).total_gb;
+    var usable = data.settings.fit.fits * card.vram_gb;
+    values.quant = floorQuant.name;
+    values.need = f.gb(need);
+    values.short = f.gb(need - usable);
+    values.usable = f.gb(usable);
+    return '<p class="tps-answer-main tps-answer-no">' + fillPhrase(ui.answer_no, values) + "</p>";
+  }
+
+  function renderModelAnswer(box) {
+    var page = box.closest(".tps-model");
+    var d = device();
+    if (!d) {
+      if (box.getAttribute("data-shown") === "prompt") return;
+      box.setAttribute("data-shown", "prompt");
+      box.innerHTML = "<p>" + escapeHtml(ui.prompt) + "</p>" + pickerHtml("tps-answer-search");
+      wirePicker(box);
+      return;
+    }
+    var state = modelState(page);
+    // The view as the calculator last drew it (it writes the address a moment later).
+    var query = new URLSearchParams(calc.last && calc.last.query !== undefined ? calc.last.query : window.location.search);
+    query.set("card", d.id);
+    box.setAttribute("data-shown", d.id);
+    box.tabIndex = -1;  // focused after a choice, so a screen reader reads the answer
+    box.innerHTML = answerHtml(box.getAttribute("data-model"), box.getAttribute("data-name"), d, state) +
+      '<p class="tps-answer-actions"><a class="tps-pair-link" href="?' + escapeHtml(query.toString()) + '">' +
+      escapeHtml(ui.pair_link) + '</a> · <button type="button" class="tps-link-button">' + escapeHtml(ui.change) +
+      "</button></p>";
+    box.querySelector(".tps-link-button").addEventListener("click", function () { togglePanel(true); });
+  }
+
+  // A column "On your <device>" in a table whose rows link to model pages.
+  function markModels(table, linkCell, skip) {
+    var d = device();
+    var head = table.tHead.rows[0];
+    var old = head.querySelector(".tps-yours");
+    if (old) {
+      head.removeChild(old);
+      Array.from(table.tBodies[0].rows).forEach(function (row) {
+        var cell = row.querySelector(".tps-yours");
+        if (cell) row.removeChild(cell);
+      });
+    }
+    if (!d || skip) return;
+    var th = document.createElement("th");
+    th.scope = "col";
+    th.className = "tps-yours";
+    th.textContent = fillText(ui.on_device, { device: d.name });
+    head.appendChild(th);
+    var defaults = { context: data.settings.context_tokens, floor: data.settings.min_quality };
+    Array.from(table.tBodies[0].rows).forEach(function (row) {
+      var link = row.cells[linkCell] && row.cells[linkCell].querySelector("a");
+      var match = link && /\/models\/([a-z0-9.-]+)\/$/.exec(link.pathname);
+      var td = document.createElement("td");
+      td.className = "tps-yours";
+      if (match && data.models[match[1]]) {
+        var e = calc.estimateOne(data, match[1], d.id, defaults);
+        td.innerHTML = e.quant
+          ? '<span class="tps-fit-' + e.fit + '">' + escapeHtml(e.quant.name) + "</span> · " + escapeHtml(f.tokS(e.tok_s))
+          : '<span class="tps-fit-none">' + escapeHtml(ui.fit.none) + "</span>";
+      }
+      row.appendChild(td);
+    });
+    calc.labelColumns(table);
+  }
+
+  function renderCardPage(page) {
+    var d = device();
+    var note = page.querySelector(".tps-yours-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "tps-yours-note";
+      var intro = page.querySelector(".tps-intro");
+      if (intro) intro.insertAdjacentElement("afterend", note);
+    }
+    note.hidden = !(d && d.id === page.getAttribute("data-card"));
+    note.textContent = ui.this_is_yours;
+    var table = page.querySelector("table.tps-models-table");
+    if (table) markModels(table, 2, d && d.id === page.getAttribute("data-card"));
+  }
+
+  function refresh() {
+    if (!data) return;
+    labelHeader();
+    document.querySelectorAll(".tps-mydevice").forEach(renderModelAnswer);
+    document.querySelectorAll(".tps-card[data-card]").forEach(renderCardPage);
+    var models = document.getElementById("tps-models");
+    if (models) markModels(models, 0);
+    // The cards index: the reader's own device says so.
+    document.querySelectorAll("#tps-cards li").forEach(function (li) {
+      var link = li.querySelector("a");
+      var mine = !!(device() && link && link.pathname.replace(/\/$/, "").split("/").pop() === device().id);
+      var mark = li.querySelector(".tps-yours-mark");
+      if (mine && !mark) {
+        mark = document.createElement("strong");
+        mark.className = "tps-yours-mark";
+        mark.textContent = " · " + ui.this_is_yours;
+        li.appendChild(mark);
+      } else if (!mine && mark) {
+        li.removeChild(mark);
+      }
+    });
+    document.querySelectorAll(".tps-device-current").forEach(function (p) {
+      var d = device();
+      p.hidden = !d;
+      p.textContent = d ? fillText(ui.label_value, { label: ui.my_device, value: d.name + " · " + f.vram(d.vram_gb) }) : "";
+    });
+  }
+
+  // ---------------------------------------------------------------- the language switcher
+
+  // The same page in another language keeps its inputs and its place (query string and anchor).
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[hreflang]");
+    if (!link || !(window.location.search || window.location.hash)) return;
+    var target = new URL(link.getAttribute("href"), window.location.href);
+    target.search = window.location.search;
+    target.hash = window.location.hash;
+    link.href = target.href;
+  }, true);
+
+  // ---------------------------------------------------------------- start
+
+  setUpHeader();
+  calc.loadData().then(function (loaded) {
+    data = loaded;
+    data.cards.forEach(function (card) { byId[card.id] = card; });
+    document.documentElement.setAttribute("data-tps-device", "ready");
+    refresh();
+    document.querySelectorAll(".tps-model").forEach(function (page) {
+      page.addEventListener("tps:update", function () {
+        page.querySelectorAll(".tps-mydevice").forEach(renderModelAnswer);
+      });
+    });
+    var home = document.querySelector(".tps-device-home");
+    if (home) {
+      home.innerHTML = '<p class="tps-device-current" role="status"></p>' + pickerHtml("tps-home-search");
+      wirePicker(home);
+      refresh();
+    }
+  }).catch(function (error) {
+    if (window.console) window.console.warn("TPS Atlas device:", error);
+  });
+})();

@@ -1,0 +1,62 @@
+"""The words of the controls every page shares ("My device", the empty-result messages, the
+"show all" button), translated here, for docs/assets/device.js and the calculator's page part.
+
+Sentences keep their ``{name}`` placeholders: the browser fills them with escaped values
+(a device's name, a model's, numbers it formats itself).
+
+>>> from macros.render import ui_settings
+>>> labels = ui_labels(Phrases("nl"), ui_settings(), 900)
+>>> labels["language"], labels["my_device"]
+('nl', 'Mijn apparaat')
+>>> sorted(placeholders_of(labels["answer_yes"]))
+['device', 'model', 'quant', 'range', 'speed']
+"""
+
+from __future__ import annotations
+
+from .export import plural_runs
+from .pages import fit_label
+from .phrases import N_, NP_, PLACEHOLDER, Phrases
+
+def placeholders_of(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
+    """Everything device.js shows (``ui``: data/ui.yaml's settings), in the page's language; ``largest_count`` bounds the counts
+    whose plural form the browser may need (the number of cards)."""
+    f = p.fmt
+    g = p.gettext
+    return {
+        "language": p.language,
+        "units": {"GB": f.unit("GB"), "GB/s": f.unit("GB/s"), "%": f.percent(0.5).removeprefix(f.count(50))},
+        "my_device": g(N_("My device")),
+        "label_value": g(N_("{label}: {value}")),
+        "choose": g(N_("Choose your GPU or machine")),
+        "placeholder": g(N_("Name or model number, e.g. RTX 4090 or M4 Pro")),
+        "prompt": g(N_("Which GPU or machine do you have? Choose it once and every model page answers for it.")),
+        "no_match": g(N_("No GPU or machine matches “{query}”. Try fewer letters, or only the model number "
+                         "(4090, M4).")),
+        "change": g(N_("Change")),
+        "forget": g(N_("Forget this device")),
+        "pair_link": g(N_("Link to this answer")),
+        "answer_yes": g(N_("Yes: the {device} runs {model} at {quant}, at about {speed} (range {range} tok/s).")),
+        "answer_comfortable": g(N_("Comfortable: it needs {need} of {vram}, leaving room for a longer context.")),
+        "answer_tight": g(N_("Tight: it needs {need} of {vram}, with little room left for a longer context.")),
+        "answer_no": g(N_("No: the {device} cannot run {model} at these settings. At {quant} it needs {need}, "
+                          "{short} more than the {usable} it can use.")),
+        "on_device": g(N_("On your {device}")),
+        "this_is_yours": g(N_("This is your device.")),
+        "fit": {key: fit_label(p, key) for key in ("comfortable", "tight", "none")},
+        "show_all": plural_runs(p, NP_("Show all {count} card", "Show all {count} cards"), largest_count),
+        "no_rows": g(N_("No card matches these filters. Shorten the search, choose a smaller memory size, or "
+                        "tick “{all}”.")),
+        "all_label": g(N_("Also show cards that cannot run it")),
+        "clear": g(N_("Clear the filters")),
+        "row_hint": g(N_("Select a row to see how its figure was worked out.")),
+        "context_invalid": str(p.t(N_("Enter a whole number of tokens from {low} to {high}."),
+                                   low=f.count(ui.context_tokens_range[0]), high=f.count(ui.context_tokens_range[1]))),
+        "context_range": list(ui.context_tokens_range),
+        "no_model": g(N_("No model matches “{query}”. Try a shorter name, or the organisation (Meta, Qwen).")),
+        "no_card": g(N_("No card matches “{query}”. Try only the model number (4090) or the vendor.")),
+    }
