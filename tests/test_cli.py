@@ -44,8 +44,10 @@ def test_estimate_json_shape():
     assert data["model"] == "glm-130b" and data["context"] == 4096 and data["min_quality"] == "Q3_K_M"
     # Seed figures proper are in test_seed_figures; the catalogue here also holds added machines.
     assert data["cards_fit"] >= 38 and data["cards_fit"] == len(data["rows"])
-    assert data["quant_levels"] == 5
-    assert data["fastest"]["card"] == "H100 NVL 94 GB" and data["fastest"]["tok_s"] == pytest.approx(29.6, abs=0.05)
+    assert data["quant_levels"] == len({row["quant"] for row in data["rows"]}) >= 5
+    assert data["fastest"] == data["rows"][0]
+    h100 = next(row for row in data["rows"] if row["card"] == "H100 NVL 94 GB")
+    assert h100["tok_s"] == pytest.approx(29.6, abs=0.05)  # the seed pages' fastest card
     assert data["nearest_miss"]["shortfall_gb"] == pytest.approx(21.7, abs=0.05)
     row = data["rows"][0]
     assert set(row) == {"card", "card_id", "vendor", "vram_gb", "bandwidth_gb_s", "released", "quant",
@@ -70,9 +72,10 @@ def test_human_output_is_an_aligned_table():
     lines = out.splitlines()
     header = next(i for i, l in enumerate(lines) if l.startswith("tok/s"))
     assert set(lines[header + 1]) <= {"-", " "}
-    assert "H100 NVL 94 GB" in lines[header + 2] and "29.6" in lines[header + 2]
-    assert lines[header].index("card") == lines[header + 2].index("H100 NVL")
-    assert lines[header].index("quant") == lines[header + 2].index("Q4_K_M")
+    h100 = next(line for line in lines[header + 2:] if "H100 NVL 94 GB" in line)
+    assert "29.6" in h100
+    assert lines[header].index("card") == h100.index("H100 NVL")
+    assert lines[header].index("quant") == h100.index("Q4_K_M")
 
 
 def test_models_and_cards_listings():

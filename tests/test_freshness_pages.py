@@ -55,7 +55,7 @@ def test_a_vision_encoder_is_a_term_of_the_memory_sum(small, settings):
     assert match, page[:500]
     weights, vision, kv, buffer, need = map(float, match.groups())
     assert vision == 0.8 and abs(weights + vision + kv + buffer - need) <= 0.15
-    assert "Vision encoder 0.4B, loaded beside the model at F16" in page
+    assert "Vision encoder 400 million, loaded beside the model at F16" in page
 
 
 def test_a_unified_machine_page_gives_the_share_per_os_and_how_to_raise_it(small, settings):

