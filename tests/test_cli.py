@@ -49,7 +49,7 @@ def test_estimate_json_shape():
     h100 = next(row for row in data["rows"] if row["card"] == "H100 NVL 94 GB")
     assert h100["tok_s"] == pytest.approx(29.6, abs=0.05)  # the seed pages' fastest card
     assert data["nearest_miss"]["shortfall_gb"] == pytest.approx(21.7, abs=0.05)
-    row = data["rows"][0]
+    row = h100
     assert set(row) == {"card", "card_id", "vendor", "vram_gb", "bandwidth_gb_s", "released", "quant",
                         "need_gb", "tok_s", "tok_s_low", "tok_s_high", "fit"}
     assert row["released"] == "2023-03" and row["fit"] == "tight" and row["card_id"] == "h100-nvl-94gb"
