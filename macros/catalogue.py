@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from . import vocabulary
 from .errors import DataError
@@ -74,7 +74,7 @@ class Card:
     # Same GPU and bandwidth = same chip: measured runs of a chip apply to all its memory sizes.
     chip: str | None = None
     aliases: tuple[str, ...] = ()       # names it is sold under, for search
-    shares: tuple["Share", ...] = ()    # unified: the usable share per OS where it differs
+    shares: tuple[Share, ...] = ()    # unified: the usable share per OS where it differs
     raise_method: str | None = None     # unified: how the share is raised (RAISE_METHODS)
     checked: dt.date | None = None      # when its source file was last checked
 
@@ -221,7 +221,8 @@ def read_architecture(reader: FieldReader) -> Architecture:
     stateless = (arch.sliding_window_layers or 0) + (arch.linear_attention_layers or 0)
     if arch.linear_attention_layers is not None and stateless > arch.layers:
         raise reader.error("linear_attention_layers",
-                           f"at most layers minus sliding_window_layers ({arch.layers - (arch.sliding_window_layers or 0)})",
+                           "at most layers minus sliding_window_layers "
+                           f"({arch.layers - (arch.sliding_window_layers or 0)})",
                            arch.linear_attention_layers)
     if arch.sliding_window and arch.max_context and arch.sliding_window > arch.max_context:
         raise reader.error("sliding_window", f"at most max_context ({arch.max_context:,})", arch.sliding_window)
@@ -239,7 +240,8 @@ def read_source(reader: FieldReader) -> Source:
 def huggingface_repo(r: FieldReader) -> str | None:
     repo = r.text("huggingface", required=False)
     if repo is not None and not HUGGINGFACE_PATTERN.match(repo):
-        raise r.error("huggingface", "a full Hugging Face repository id, organisation/name, such as Qwen/Qwen3-8B", repo)
+        raise r.error("huggingface",
+                      "a full Hugging Face repository id, organisation/name, such as Qwen/Qwen3-8B", repo)
     return repo
 
 
@@ -483,7 +485,8 @@ def read_device(reader: FieldReader, checked: dt.date | None = None) -> Card:
         id=reader.text("id"),
         name=reader.text("name"),
         vendor=reader.choice("vendor", VENDORS),
-        vram_gb=round(system_memory * share, 1) if unified else vram,
+        # required=unified above: the reader has already refused a missing value.
+        vram_gb=round(cast(float, system_memory) * cast(float, share), 1) if unified else cast(float, vram),
         bandwidth_gb_s=reader.number("bandwidth_gb_s", above=0, maximum=MAX_BANDWIDTH_GB_S),
         released=reader.date("released"),
         memory_type=reader.text("memory_type", required=False),

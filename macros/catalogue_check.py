@@ -186,4 +186,5 @@ def print_report(report: Report, path: str) -> None:
     for item in report.unused:
         print(f"{path}: {item.field}: accepted {item.check} of {' '.join(item.cards)}, which no longer needs it")
     print(f"{len(report.hits)} hits, {len(report.hits) - len(report.open)} accepted in {path}, "
-          f"{len(report.open)} to fix or accept" + (f", {len(report.unused)} acceptances unused" if report.unused else ""))
+          f"{len(report.open)} to fix or accept"
+          + (f", {len(report.unused)} acceptances unused" if report.unused else ""))

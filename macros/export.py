@@ -62,7 +62,8 @@ def settings_data(s: Settings) -> dict:
             "vision_encoder_bits_per_weight": s.vision_bits_per_weight,
         },
         # Best quality first, as in data/estimator.yaml: the order is the rank.
-        "quants": [{"name": q.name, "bits_per_weight": q.bits_per_weight, **({"native_only": True} if q.native_only else {})}
+        "quants": [{"name": q.name, "bits_per_weight": q.bits_per_weight,
+                    **({"native_only": True} if q.native_only else {})}
                    for q in s.quants],
     }
 
@@ -189,7 +190,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "smallest": p.gettext(N_("Smallest card that fits")),
         "fastest": p.gettext(N_("Fastest card")),
         "no_fit": str(p.t(N_("No card in our catalogue can run {model} at these settings."), model=model.name)),
-        "units": {" ": f.unit_space, "GB": f.unit("GB"), "GB/s": f.unit("GB/s"), "%": f.percent(0.5).removeprefix(f.count(50))},
+        "units": {" ": f.unit_space, "GB": f.unit("GB"), "GB/s": f.unit("GB/s"),
+                  "%": f.percent(0.5).removeprefix(f.count(50))},
         "headers": headers,
         "max_context": model.architecture.max_context if model.architecture else None,
         "beyond_context": context_warning(p, model, "{context}"),

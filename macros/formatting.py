@@ -209,9 +209,8 @@ class Formatter:
         words = NUMBER_WORDS.get(self.language, NUMBER_WORDS["en"])
         if not (isinstance(value, int) or float(value).is_integer()) or not 0 <= value < len(words):
             return self.count(value)
-        word = words[int(value)]
-        if isinstance(word, tuple):
-            word = word[1 if feminine else 0]
+        entry = words[int(value)]
+        word = entry if isinstance(entry, str) else entry[1 if feminine else 0]
         if not capital:
             return word
         # Dutch capitalises één as Eén: the accent marks stress, and the capital carries none.

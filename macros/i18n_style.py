@@ -47,7 +47,8 @@ ALLOWED = ("GPU", "GPUs", "tok/s", "MoE", "KV", "GQA", "MLA", "MHA", "MQA", "lla
            "mixture-of-experts", "Mixture-of-Experts", "grouped-query attention", "Grouped-Query Attention",
            "multi-head latent attention", "Multi-Head Latent Attention", "multi-head attention",
            "multi-query attention", "Multi-Head Attention", "Multi-Query Attention", "dense", "Material for MkDocs")
-ALLOWED_BY_LANGUAGE = {"nl": ("sliding window", "latent attention"), "fr": (), "de": ("Sliding Window", "Latent Attention")}
+ALLOWED_BY_LANGUAGE = {"nl": ("sliding window", "latent attention"), "fr": (),
+                       "de": ("Sliding Window", "Latent Attention")}
 
 # French units and the punctuation that takes a (narrow) no-break space before it.
 FRENCH_UNITS = re.compile(r"(?:\d|\})( ?)(Go/s|Go|Mo|To|tok/s|ms|%|FLOP|kW|W|Md)(?![\w/])")
@@ -110,11 +111,11 @@ def check_style(catalog, path: Path, language: str, strict_context: bool = False
         if is_sentence(sources[-1]) and any(starts_with_count(form) for form in forms):
             problems.append(f"{where}: a sentence starts with a number placeholder; rephrase so that it "
                             f"does not start with a digit: {label!r}")
-        words = sorted(set(w for form in forms for w in english_words(form, language)))
+        words = sorted({w for form in forms for w in english_words(form, language)})
         if words:
             problems.append(f"{where}: English word(s) left in the translation ({', '.join(words)}): {label!r}")
         if language == "fr":
-            spaces = sorted(set(s for form in forms for s in french_spacing(form)))
+            spaces = sorted({s for form in forms for s in french_spacing(form)})
             if spaces:
                 problems.append(f"{where}: no-break space (U+00A0 or U+202F) missing before "
                                 f"{', '.join(spaces)}: {label!r}")

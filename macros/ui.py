@@ -23,8 +23,8 @@ def placeholders_of(text: str) -> set[str]:
 
 
 def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
-    """Everything device.js shows (``ui``: data/ui.yaml's settings), in the page's language; ``largest_count`` bounds the counts
-    whose plural form the browser may need (the number of cards)."""
+    """Everything device.js shows (``ui``: data/ui.yaml's settings), in the page's language;
+    ``largest_count`` bounds the counts whose plural form the browser may need (the number of cards)."""
     f = p.fmt
     g = p.gettext
     return {
