@@ -155,6 +155,7 @@ class Settings:
     quants: tuple[Quant, ...]
     calibrations: dict[str, Calibration]
     default_calibration: str
+    other_quant_bits: dict[str, float] = field(default_factory=dict)
 
     def quant(self, name: str) -> Quant:
         for quant in self.quants:
@@ -237,6 +238,14 @@ def read_speed_class(r: FieldReader) -> SpeedClass:
     return speed_class
 
 
+def read_bits(r: FieldReader | None) -> dict[str, float]:
+    if r is None:
+        return {}
+    bits = {str(k).upper(): r.number(k, above=0, maximum=32) for k in list(r.data)}
+    r.finish()
+    return bits
+
+
 def read_example(r: FieldReader) -> dict[str, str]:
     example = {key: r.text(key) for key in ("model", "quant", "gpu", "label", "card")}
     r.finish()
@@ -280,6 +289,7 @@ def read_settings(path: Path) -> Settings:
         calibrations={str(name): read_calibration(str(name), calibrations.mapping(name), quants)
                       for name in list(calibrations.data)},
         default_calibration=r.text("default_calibration"),
+        other_quant_bits=read_bits(r.mapping("other_quant_bits", required=False)),
     )
     for reader in (fit, kv_bytes, memory, calibrations, r):
         reader.finish()
