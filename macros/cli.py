@@ -16,6 +16,7 @@ from .catalogue import Card, Model, load_catalogue, read_model
 from .errors import DataError
 from .estimator import Estimate, load_settings
 from .figures import ModelFigures, model_figures
+from .measured import MeasuredIndex, Run, load_runs
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[int] = frozenset()) -> str:
@@ -36,19 +37,37 @@ def card_json(card: Card) -> dict:
             "released": card.released_month}
 
 
-def row_json(e: Estimate) -> dict:
+def rounded(value: float | None, digits: int = 2) -> float | None:
+    return round(value, digits) if value is not None else None
+
+
+def run_json(run: Run | None) -> dict | None:
+    if run is None:
+        return None
+    return {"tok_s": run.tok_s, "backend": run.backend, "build": run.build, "date": run.date,
+            "source": run.source, "model_name": run.model_name, "depth": run.depth}
+
+
+def row_json(e: Estimate, measured: Run | None = None) -> dict:
     return {**card_json(e.card),
             "quant": e.quant.name if e.quant else None,
-            "need_gb": round(e.need_gb, 2) if e.need_gb is not None else None,
-            "tok_s": round(e.tok_s, 2) if e.tok_s is not None else None,
-            "tok_s_low": round(e.tok_s_low, 2) if e.tok_s_low is not None else None,
-            "tok_s_high": round(e.tok_s_high, 2) if e.tok_s_high is not None else None,
+            "need_gb": rounded(e.need_gb),
+            "tok_s": rounded(e.tok_s),
+            "tok_s_low": rounded(e.tok_s_low),
+            "tok_s_high": rounded(e.tok_s_high),
+            "prompt_tok_s": rounded(e.prompt_tok_s, 1),
+            "ttft_s": rounded(e.ttft_s, 3),
+            "measured": run_json(measured),
             "fit": e.fit}
 
 
-def figures_json(f: ModelFigures, include_misses: bool) -> dict:
+def figures_json(f: ModelFigures, include_misses: bool, index: MeasuredIndex | None = None) -> dict:
     miss = f.nearest_miss
     rows = list(f.rows) + (list(f.misses) if include_misses else [])
+
+    def row(e: Estimate) -> dict:
+        return row_json(e, index.find(f.model, e.quant.name, e.card) if index and e.quant else None)
+
     return {
         "model": f.model.id,
         "context": f.context,
@@ -59,11 +78,11 @@ def figures_json(f: ModelFigures, include_misses: bool) -> dict:
         "median_tok_s": round(f.median_tok_s, 2) if f.median_tok_s is not None else None,
         "reading_speed_cards": f.reading_speed_cards,
         "quant_levels": len(f.quant_levels),
-        "smallest": row_json(f.smallest) if f.smallest else None,
-        "fastest": row_json(f.fastest) if f.fastest else None,
+        "smallest": row(f.smallest) if f.smallest else None,
+        "fastest": row(f.fastest) if f.fastest else None,
         "nearest_miss": {"card": miss.card.name, "card_id": miss.card.id, "vram_gb": miss.card.vram_gb,
                          "shortfall_gb": round(miss.shortfall_gb, 2)} if miss else None,
-        "rows": [row_json(e) for e in rows],
+        "rows": [row(e) for e in rows],
     }
 
 
@@ -151,7 +170,8 @@ def command_estimate(args) -> None:
                             context=args.context, floor=args.min_quality, quant=args.quant,
                             kv_precision=args.kv_cache)
     if args.json:
-        print(json.dumps(figures_json(figures, args.all), ensure_ascii=False, indent=2))
+        index = MeasuredIndex(load_runs(), catalogue.cards_by_id)
+        print(json.dumps(figures_json(figures, args.all, index), ensure_ascii=False, indent=2))
     else:
         print_figures(figures, args.all)
 

@@ -43,6 +43,12 @@ def calibration_data(c: Calibration) -> dict:
         "overhead_ms": c.overhead_ms,
         "range": {"low": c.range_low, "high": c.range_high},
         "confidence": c.confidence,
+        "kv_read_factor": c.kv_read_factor,
+        "classes": [{"name": k.name, "vendors": list(k.vendors), "architectures": list(k.architectures),
+                     "memory_types": list(k.memory_types), "efficiency": k.efficiency,
+                     "overhead_ms": k.overhead_ms, "prompt_efficiency": k.prompt_efficiency,
+                     "prompt_flop_per_byte": k.prompt_flop_per_byte,
+                     "range": {"low": k.range_low, "high": k.range_high}} for k in c.classes],
     }
 
 
@@ -74,6 +80,7 @@ def card_data(c: Card) -> dict:
         "released": c.released.isoformat() if c.released else None,
         "memory_type": c.memory_type,
         "architecture": c.architecture,
+        "compute_tflops": c.compute_tflops,
     }
 
 

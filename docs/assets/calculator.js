@@ -67,9 +67,27 @@
              total_gb: weights + kv + memory.compute_buffer_gb, from_architecture: !!model.architecture };
   }
 
-  // Share of the bandwidth bound a card reaches at a quant: the memory type's factor when
-  // listed (HBM), else the vendor's; times the quant's and the architecture's.
+  // The first hardware class of the calibration that matches the card (macros/estimator.py SpeedClass).
+  function speedClass(calibration, card) {
+    var classes = calibration.classes || [];
+    for (var i = 0; i < classes.length; i++) {
+      var c = classes[i];
+      if ((!c.vendors.length || c.vendors.indexOf(card.vendor) >= 0) &&
+          (!c.architectures.length || c.architectures.indexOf(card.architecture || "") >= 0) &&
+          (!c.memory_types.length || c.memory_types.indexOf(card.memory_type || "") >= 0)) return c;
+    }
+    return null;
+  }
+
+  // Share of the bandwidth bound a card reaches at a quant: its class's, or (calibrations
+  // without classes) the memory type's factor when listed (HBM), else the vendor's; times the
+  // quant's and the architecture's.
   function efficiency(calibration, q, card) {
+    var cls = speedClass(calibration, card);
+    if (cls) {
+      var quantFactor = has(calibration.quant_efficiency, q.name) ? calibration.quant_efficiency[q.name] : 1.0;
+      return quantFactor * cls.efficiency;
+    }
     var classFactor = has(calibration.memory_type_factors, card.memory_type || "")
       ? calibration.memory_type_factors[card.memory_type || ""]
       : calibration.vendor_factors[card.vendor];
@@ -78,11 +96,33 @@
     return calibration.quant_efficiency[q.name] * classFactor * archFactor;
   }
 
-  function tokensPerSecond(model, q, card, calibration) {
+  function overheadMs(calibration, card) {
+    var cls = speedClass(calibration, card);
+    return cls ? cls.overhead_ms : (calibration.overhead_ms || 0);
+  }
+
+  function speedRange(calibration, card) {
+    var cls = speedClass(calibration, card);
+    return cls ? cls.range : calibration.range;
+  }
+
+  // Decode: weights and (kv_read_factor of) the KV cache at the context read per token.
+  function tokensPerSecond(model, q, card, calibration, kvGb) {
     var readGb = weightsGb(model.active_parameters_b || model.parameters_b, q);
-    if (!calibration.overhead_ms) return card.bandwidth_gb_s / readGb * efficiency(calibration, q, card);
-    var seconds = readGb / (card.bandwidth_gb_s * efficiency(calibration, q, card)) + calibration.overhead_ms / 1000;
+    var kvRead = (kvGb || 0) * (calibration.kv_read_factor || 0);
+    var overhead = overheadMs(calibration, card);
+    if (!overhead && !kvRead) return card.bandwidth_gb_s / readGb * efficiency(calibration, q, card);
+    var seconds = (readGb + kvRead) / (card.bandwidth_gb_s * efficiency(calibration, q, card)) + overhead / 1000;
     return 1.0 / seconds;
+  }
+
+  // Prompt processing: compute bound, two FLOP per active parameter and token.
+  function promptTokensPerSecond(model, card, calibration) {
+    var cls = speedClass(calibration, card);
+    if (!cls) return null;
+    var flops = card.compute_tflops ? card.compute_tflops * 1e12 * cls.prompt_efficiency
+      : card.bandwidth_gb_s * 1e9 * cls.prompt_flop_per_byte;
+    return flops / (2 * (model.active_parameters_b || model.parameters_b) * 1e9);
   }
 
   function verdict(needGb, vramGb, settings) {
@@ -98,20 +138,23 @@
   }
 
   // One card: the least-compressed allowed quant that fits.
-  function estimate(model, card, settings, calibration, candidates) {
+  function estimate(model, card, settings, calibration, candidates, context) {
     for (var i = 0; i < candidates.length; i++) {
       var c = candidates[i];
       var fit = verdict(c.memory.total_gb, card.vram_gb, settings);
       if (fit !== "none") {
-        var tokS = tokensPerSecond(model, c.quant, card, calibration);
+        var tokS = tokensPerSecond(model, c.quant, card, calibration, c.memory.kv_gb);
+        var range = speedRange(calibration, card);
+        var prompt = promptTokensPerSecond(model, card, calibration);
         return { card: card, quant: c.quant, memory: c.memory, need_gb: c.memory.total_gb, tok_s: tokS,
-                 tok_s_low: tokS * calibration.range.low, tok_s_high: tokS * calibration.range.high, fit: fit };
+                 tok_s_low: tokS * range.low, tok_s_high: tokS * range.high, fit: fit,
+                 prompt_tok_s: prompt, ttft_s: prompt ? context / prompt : null };
       }
     }
     // Not fitting: the memory it would need is known only when one quant was in question.
     var memory = candidates.length === 1 ? candidates[0].memory : null;
     return { card: card, quant: null, memory: memory, need_gb: memory ? memory.total_gb : null,
-             tok_s: null, tok_s_low: null, tok_s_high: null, fit: "none" };
+             tok_s: null, tok_s_low: null, tok_s_high: null, fit: "none", prompt_tok_s: null, ttft_s: null };
   }
 
   function compareKeys(a, b) {
@@ -162,7 +205,7 @@
     var candidates = candidateMemories(model, settings, context, floor, options.kvPrecision);
     var rows = [], misses = [];
     data.cards.forEach(function (card) {
-      var e = estimate(model, card, settings, calibration, candidates);
+      var e = estimate(model, card, settings, calibration, candidates, context);
       (e.fit === "none" ? misses : rows).push(e);
     });
     rows.sort(speedOrder);
@@ -183,9 +226,10 @@
     for (var i = 0; i < data.cards.length; i++) if (data.cards[i].id === cardId) card = data.cards[i];
     if (!model || !card) throw new Error("unknown model or card: " + modelId + ", " + cardId);
     var calibration = data.calibrations[options.calibration || data.calibration];
-    var candidates = candidateMemories(model, settings, options.context || settings.context_tokens,
-                                       options.floor || settings.min_quality, options.kvPrecision);
-    return estimate(model, card, settings, calibration, candidates);
+    var context = options.context || settings.context_tokens;
+    var candidates = candidateMemories(model, settings, context, options.floor || settings.min_quality,
+                                       options.kvPrecision);
+    return estimate(model, card, settings, calibration, candidates, context);
   }
 
   // ------------------------------------------------------------ numbers (macros/formatting.py)

@@ -24,7 +24,8 @@ const tasks = {
   estimates: (cases) => cases.map((c) => {
     const e = calc.estimateOne(data, c.model, c.card, options(c));
     return { quant: e.quant ? e.quant.name : null, fit: e.fit, need_gb: e.need_gb, tok_s: e.tok_s,
-             tok_s_low: e.tok_s_low, tok_s_high: e.tok_s_high };
+             tok_s_low: e.tok_s_low, tok_s_high: e.tok_s_high, prompt_tok_s: e.prompt_tok_s,
+             ttft_s: e.ttft_s };
   }),
   figures: (cases) => cases.map((c) => {
     const fig = calc.modelFigures(data, c.model, options(c));
