@@ -194,12 +194,17 @@ class MeasuredIndex:
         Preferred: the model itself over one of the same size, the card itself over another of
         its chip, the shallowest context, then the newest run.
         """
-        candidates = [r for r in self.by_chip.get((chip_of(card), quant.casefold()), ())
-                      if r.model == model.id or same_size(r, model, self.models_by_id)]
+        candidates = [r for r in self.by_chip.get((chip_of(card), quant.casefold()), ()) if self.matches(r, model)]
         if not candidates:
             return None
-        return min(candidates, key=lambda r: (r.model != model.id, r.card != card.id, r.mean_depth,
-                                              _negated(r.date), r.line))
+        return min(candidates, key=lambda r: (r.model != model.id, r.card != card.id, self.rank_key(r)))
+
+    def matches(self, run: Run, model: Model) -> bool:
+        return run.model == model.id or same_size(run, model, self.models_by_id)
+
+    @staticmethod
+    def rank_key(run: Run) -> tuple:
+        return (run.mean_depth, _negated(run.date), run.line)
 
 
 def _negated(date: str) -> tuple[int, ...]:
