@@ -212,3 +212,17 @@ def test_built_pages_decode_slower_at_32k_than_at_4k(tmp_path):
             if c in speeds[4096] and speeds[4096][c][1] == speeds[32768][c][1]]
     assert len(same) >= 5
     assert all(long[0] < short[0] for short, long in same)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_calculator_writes_the_built_table_with_its_measured_marks(tmp_path, preview, measured_pair, language):
+    from .test_parity import NODE, built_page_parts, run_node
+
+    if NODE is None:
+        pytest.skip("node is not installed (scripts/test installs it)")
+    model, _, _ = measured_pair
+    parts = built_page_parts(preview, language, model.id)
+    answer, = run_node(tmp_path, "page", [{"labels": parts["labels"], "total_tile": parts["total_tile"]}],
+                       preview / "assets" / "tps-data.json")
+    assert 'class="tps-measured"' in answer["rows_html"]
+    assert answer["rows_html"] == parts["rows_html"]
