@@ -83,6 +83,8 @@ class SpeedClass:
     prompt_flop_per_byte: float
     range_low: float
     range_high: float
+    # Classes of a group lend each other their runs when one has too few (fitting only).
+    group: str | None = None
 
     def matches(self, card: Card) -> bool:
         return ((not self.vendors or card.vendor in self.vendors)
@@ -232,6 +234,7 @@ def read_speed_class(r: FieldReader) -> SpeedClass:
         prompt_flop_per_byte=r.number("prompt_flop_per_byte", above=0, maximum=100_000),
         range_low=range_reader.number("low", above=0, maximum=1),
         range_high=range_reader.number("high", minimum=1, maximum=100),
+        group=r.text("group", required=False),
     )
     range_reader.finish()
     r.finish()
