@@ -396,11 +396,13 @@
     var run = e.measured;
     if (run && labels.measured) {
       var m = labels.measured;
+      var context = run.depth ? fillPhrase(m.depth, { depth: f.count(run.depth) }) : escapeHtml(m.empty);
       var values = { tok_s: f.tokS(run.tok_s), model: run.model_name, backend: run.backend, build: run.build,
                      month: f.month(run.date) };
       speed += '<br><small class="tps-measured">' + fillPhrase(run.own ? m.text : m.other, values) +
         ' (<a href="' + escapeHtml(run.source) + '">' +
-        fillPhrase(run.build === "unknown" ? m.detail_no_build : m.detail, values) + "</a>)</small>";
+        fillPhrase(run.build === "unknown" ? m.detail_no_build : m.detail, values).replace("{context}", context) +
+        "</a>)</small>";
     }
     return '<tr data-card="' + escapeHtml(c.id) + '"><td>' + speed + "</td>" +
       '<td><a href="' + escapeHtml(cardHref(c)) + '">' + escapeHtml(c.name) + "</a> <small>" + escapeHtml(c.vendor) +
