@@ -250,3 +250,21 @@ def test_bad_class_constants_are_one_line_errors(tmp_path, old, new, field, expe
         read_settings(path)
     message = str(error.value)
     assert "\n" not in message and field in message and expected in message, message
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_calculator_works_out_a_row_as_the_page_does(tmp_path, preview, measured_pair, table, language):
+    """The worked example of the class model (class, KV cache read, prompt) is the built page's, word for word."""
+    from .test_parity import NODE, built_page_parts, run_node
+
+    if NODE is None:
+        pytest.skip("node is not installed (scripts/test installs it)")
+    model, _, _ = measured_pair
+    fastest = table.figures[model.id].fastest
+    page = page_path(preview, language, "models", model.id).read_text(encoding="utf-8")
+    built = re.search(r'<details class="tps-working"><summary>.*?</summary>\n<ul>(.*?)</ul>', page, re.S).group(1)
+    parts = built_page_parts(preview, language, model.id)
+    js, = run_node(tmp_path, "working", [{"labels": parts["labels"], "card": fastest.card.id}],
+                   preview / "assets" / "tps-data.json")
+    assert re.search(r"<ul>(.*?)</ul>", js, re.S).group(1) == built
+    assert built.count("<li>") == 6

@@ -500,7 +500,8 @@
     candidateMemories: candidateMemories, estimate: estimate, estimateOne: estimateOne, modelFigures: modelFigures,
     roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, rowHtml: rowHtml, rowsHtml: rowsHtml,
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
-    visibleRows: visibleRows,
+    visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
+    speedClass: speedClass,
   };
 
   if (typeof module !== "undefined" && module.exports) module.exports = api;
