@@ -10,7 +10,6 @@ Pure: knows nothing of pages or MkDocs.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import re
 from dataclasses import dataclass

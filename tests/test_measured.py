@@ -7,6 +7,7 @@ are found in the data, not written here: the first model row that has a measured
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -158,7 +159,7 @@ def preview(tmp_path_factory, measured_pair):
     model, e, _ = measured_pair
     site = tmp_path_factory.mktemp("measured-site")
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "-d", str(site)], cwd=ROOT,
-                            env={**__import__("os").environ, "TPS_PREVIEW": f"{model.id},{e.card.id}",
+                            env={**os.environ, "TPS_PREVIEW": f"{model.id},{e.card.id}",
                                  "NO_MKDOCS_2_WARNING": "1", "TPS_CALIBRATION": ""},
                             capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
