@@ -1,141 +1,105 @@
-"""Estimator accuracy against measured llama.cpp decode speeds, for each calibration.
+"""Estimator accuracy against measured llama.cpp runs, overall and per hardware class.
 
-Run: python3 benchmarks/accuracy.py           (score every calibration in data/estimator.yaml)
-     python3 benchmarks/accuracy.py --fit     (also refit the ``measured`` constants and print them)
+Run: python3 benchmarks/accuracy.py           (score the calibrations of data/estimator.yaml)
+     python3 benchmarks/accuracy.py --fit     (also refit the ``measured`` constants and print
+                                               them as YAML to paste into data/estimator.yaml)
 
-Data: data/measured-llama-cpp.tsv (copied from the team's reference folder; each row keeps
-its ``source``), read through macros/accuracy.py. Only single-GPU rows (n_gpus = 1) are used, and only at quants the
-estimator knows (data/estimator.yaml ``quants``); F16 rows are scored separately for the
-``measured`` calibration as an out-of-sample check (16 bits per weight, quant efficiency 1).
-Rows whose GPU has no catalogue card, directly or through ``GPU_ALIASES``, are skipped and listed.
+Data: data/measured/llama-cpp.tsv (each run with its source), read through macros/measured.py
+and macros/accuracy.py: runs on one GPU with everything on it, on a catalogue card, at a quant
+whose bits per weight are known. Decode (tg) runs are scored at their mean context depth.
 
-Per calibration it prints: rows used, median and 90th-percentile absolute relative error
-|estimate / measured - 1|, the share of measurements inside the shown range (low x .. high x
-the estimate), and for ``measured`` the leave-one-GPU-out errors (refit without each card,
-predict that card). The last line is key=value for scripts.
+It prints, for each calibration, the error of its estimates on every run (|estimate / measured
+- 1|: median, 90th percentile, share inside the shown range); for ``measured`` the
+leave-one-device-out errors (each chip predicted by classes fitted without it), overall, per
+class and per class and backend, and for prompt processing. The last line is key=value.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import math
-import statistics
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from macros.accuracy import MEASUREMENTS, Row, estimates, load_rows, score  # noqa: E402
-from macros.catalogue import Card  # noqa: E402
-from macros.estimator import Calibration, load_settings  # noqa: E402
+from macros.accuracy import (accuracy, estimates, fit_all, grouped, leave_one_device_out,  # noqa: E402
+                             load_rows, class_name, score, suggested_range)
+from macros.estimator import load_settings  # noqa: E402
+from macros.measured import MEASURED_FILE  # noqa: E402
 
 
+def fitted_yaml(calibration, kv: float, overhead: float, ranges: dict) -> str:
+    lines = [f"    overhead_ms: {overhead:.2f}", f"    kv_read_factor: {kv:.2f}", "    classes:"]
+    for c in calibration.classes:
+        keys = [f"name: {c.name}"]
+        if c.vendors:
+            keys.append(f"vendors: [{', '.join(c.vendors)}]")
+        if c.architectures:
+            keys.append(f"architectures: [{', '.join(c.architectures)}]")
+        if c.memory_types:
+            keys.append(f"memory_types: [{', '.join(c.memory_types)}]")
+        if c.group:
+            keys.append(f"group: {c.group}")
+        low, high = ranges[c.name]
+        lines.append("      - {" + ", ".join(keys) + ",\n         "
+                     f"efficiency: {c.efficiency:.3f}, overhead_ms: {c.overhead_ms:.2f}, "
+                     f"prompt_efficiency: {c.prompt_efficiency:.3f}, prompt_flop_per_byte: {c.prompt_flop_per_byte:.1f}, "
+                     f"range: {{low: {low:.2f}, high: {high:.2f}}}}}")
+    return "\n".join(lines)
 
-# ---------------------------------------------------------------- fitting the measured form
-
-def card_class(card: Card, memory_types: tuple[str, ...]) -> str:
-    return card.memory_type if card.memory_type in memory_types else card.vendor
-
-
-def _golden(f, low: float, high: float, steps: int = 60) -> float:
-    ratio = (math.sqrt(5) - 1) / 2
-    a, b = low, high
-    c, d = b - ratio * (b - a), a + ratio * (b - a)
-    fc, fd = f(c), f(d)
-    for _ in range(steps):
-        if fc < fd:
-            b, d, fd = d, c, fc
-            c = b - ratio * (b - a)
-            fc = f(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + ratio * (b - a)
-            fd = f(d)
-    return (a + b) / 2
-
-
-def fit(rows: list[Row], memory_types: tuple[str, ...]) -> tuple[dict[str, float], float]:
-    """Least squares on log(estimate / measured): one efficiency per card class, one overhead.
-
-    Classes are the memory types listed (HBM) and otherwise the vendor. For a given overhead
-    the classes are independent, so each efficiency is a one-dimensional search; the overhead
-    is searched on a 0.01 ms grid.
-    """
-    groups: dict[str, list[tuple[float, float, float]]] = {}
-    for r in rows:
-        gb = r.model.read_parameters_b * r.quant.bits_per_weight / 8
-        groups.setdefault(card_class(r.card, memory_types), []).append((gb, r.card.bandwidth_gb_s, r.measured))
-
-    def class_loss(points, efficiency, overhead_s):
-        return sum(math.log(1 / (gb / (bw * efficiency) + overhead_s) / m) ** 2 for gb, bw, m in points)
-
-    best = None
-    for step in range(0, 601):
-        overhead_s = step / 100 / 1000
-        efficiencies, total = {}, 0.0
-        for name, points in groups.items():
-            e = _golden(lambda x: class_loss(points, x, overhead_s), 0.05, 2.0)
-            efficiencies[name] = e
-            total += class_loss(points, e, overhead_s)
-        if best is None or total < best[0]:
-            best = (total, efficiencies, overhead_s * 1000)
-    return best[1], best[2]
-
-
-def fitted_calibration(base: Calibration, efficiencies: dict[str, float], overhead_ms: float,
-                       memory_types: tuple[str, ...]) -> Calibration:
-    """``base`` with fitted constants; a class missing from the fit gets the median efficiency."""
-    fallback = statistics.median(efficiencies.values())
-    vendors = {v: efficiencies.get(v, fallback) for v in base.vendor_factors}
-    memory = {t: efficiencies.get(t, fallback) for t in memory_types}
-    return dataclasses.replace(base, vendor_factors=vendors, memory_type_factors=memory,
-                               overhead_ms=overhead_ms)
-
-
-def leave_one_gpu_out(rows: list[Row], base: Calibration) -> list[tuple[float, float]]:
-    memory_types = tuple(base.memory_type_factors)
-    pairs = []
-    for name in sorted({r.card.name for r in rows}):
-        train = [r for r in rows if r.card.name != name]
-        held = [r for r in rows if r.card.name == name]
-        calibration = fitted_calibration(base, *fit(train, memory_types), memory_types)
-        pairs += estimates(held, calibration)
-    return pairs
-
-
-# ---------------------------------------------------------------- report
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help="refit the measured constants and print them")
     args = parser.parse_args(argv)
     settings = load_settings()
-    rows, f16_rows, skipped = load_rows()
-    print(f"measurements: {MEASUREMENTS.relative_to(ROOT)}; single-GPU rows at estimator quants: "
-          f"{len(rows)}; F16 rows: {len(f16_rows)}; skipped (no card): {', '.join(skipped) or 'none'}")
+    tg, skipped_tg = load_rows("tg")
+    pp, skipped_pp = load_rows("pp")
+    print(f"measurements: {MEASURED_FILE.relative_to(ROOT)}; decode runs used: {len(tg)} on "
+          f"{len({r.chip for r in tg})} devices; prompt runs used: {len(pp)}; left out (no card or quant): "
+          f"{len(skipped_tg) + len(skipped_pp)}")
     summary: dict[str, float] = {}
     for name, calibration in settings.calibrations.items():
-        s = score(estimates(rows, calibration), calibration)
-        print(f"{name:9} range {calibration.range_low:g}x-{calibration.range_high:g}x: {s.line()}")
-        summary |= {f"{name}_rows": s.rows, f"{name}_median": s.median, f"{name}_p90": s.p90,
-                    f"{name}_inside": s.inside}
-    if "measured" in settings.calibrations:
-        measured = settings.calibration("measured")
-        logo = score(leave_one_gpu_out(rows, measured), measured)
-        print(f"measured  leave-one-GPU-out: {logo.line()}")
-        with_f16 = dataclasses.replace(measured, quant_efficiency={**measured.quant_efficiency, "F16": 1.0})
-        f16 = score(estimates(f16_rows, with_f16), measured)
-        print(f"measured  F16 rows (not fitted): {f16.line()}")
-        summary |= {"measured_logo_median": logo.median, "measured_logo_p90": logo.p90,
-                    "measured_logo_inside": logo.inside, "measured_f16_median": f16.median,
-                    "measured_f16_p90": f16.p90}
-        if args.fit:
-            memory_types = tuple(measured.memory_type_factors)
-            efficiencies, overhead = fit(rows, memory_types)
-            print("fitted: overhead_ms: %.2f; efficiencies: %s" % (
-                overhead, ", ".join(f"{k}: {v:.3f}" for k, v in sorted(efficiencies.items()))))
+        # The seed formula knows only its own quants.
+        s = score(estimates([r for r in tg if calibration.classes or r.quant.name in calibration.quant_efficiency],
+                            calibration))
+        print(f"{name:9} in-sample decode: {s.line()}")
+        summary |= {f"{name}_median": s.median, f"{name}_p90": s.p90, f"{name}_inside": s.inside}
+    measured = settings.calibration("measured")
+    result = accuracy("measured")
+    print("\nmeasured, leave one device out (decode):")
+    print(f"  {'overall':28} {result.overall.line()}")
+    for key, s in result.by_class.items():
+        print(f"  {key:28} {s.line()}")
+    print("\nper class and backend:")
+    for (key, backend), s in result.by_class_backend.items():
+        print(f"  {key + ' ' + backend:28} {s.line()}")
+    if result.prompt:
+        print(f"\nprompt processing, leave one device out (range: the class's decode range):")
+        print(f"  {'overall':28} {result.prompt.line()}")
+        for key, s in result.prompt_by_class.items():
+            print(f"  {key:28} {s.line()}")
+    summary |= {"runs": result.overall.runs, "devices": result.overall.devices,
+                "logo_median": result.overall.median, "logo_p90": result.overall.p90,
+                "logo_inside": result.overall.inside,
+                "worst_class_median": max(s.median for s in result.by_class.values())}
+    if args.fit:
+        kv, overhead, fitted = fit_all(tg, pp, measured)
+        tg_pairs, _ = leave_one_device_out(tg, pp, fitted, overhead)
+        by_class: dict[str, list] = {}
+        for pair in tg_pairs:
+            by_class.setdefault(class_name(pair, fitted), []).append(pair)
+        ranges = {}
+        for c in fitted.classes:
+            # A class without runs borrows its vendor's errors (everyone's if none), widened by half.
+            vendor = [p for p in tg_pairs if not c.vendors or p.row.card.vendor in c.vendors]
+            ranges[c.name] = (suggested_range(by_class[c.name]) if c.name in by_class else
+                              suggested_range(vendor or tg_pairs, 1.5))
+        print("\nfitted (paste under calibrations.measured in data/estimator.yaml):")
+        print(fitted_yaml(fitted, kv, overhead, ranges))
+        refit = grouped(tg_pairs, lambda p: "all")["all"]
+        print(f"refit, leave one device out: {refit.line()}")
     print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in summary.items()))
     return summary
 

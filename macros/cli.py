@@ -16,6 +16,7 @@ from .catalogue import MAX_CONTEXT, Card, Model, load_catalogue, read_model
 from .errors import DataError, quote
 from .estimator import Estimate, Quant, load_settings
 from .figures import ModelFigures, model_figures
+from .measured import MeasuredIndex, Run, load_runs
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: AbstractSet[int] = frozenset()) -> str:
@@ -36,13 +37,27 @@ def card_json(card: Card) -> dict:
             "released": card.released_month}
 
 
-def row_json(e: Estimate) -> dict:
+def rounded(value: float | None, digits: int = 2) -> float | None:
+    return round(value, digits) if value is not None else None
+
+
+def run_json(run: Run | None) -> dict | None:
+    if run is None:
+        return None
+    return {"tok_s": run.tok_s, "backend": run.backend, "build": run.build, "date": run.date,
+            "source": run.source, "model_name": run.model_name, "depth": run.depth}
+
+
+def row_json(e: Estimate, measured: Run | None = None) -> dict:
     return {**card_json(e.card),
             "quant": e.quant.name if e.quant else None,
-            "need_gb": round(e.need_gb, 2) if e.need_gb is not None else None,
-            "tok_s": round(e.tok_s, 2) if e.tok_s is not None else None,
-            "tok_s_low": round(e.tok_s_low, 2) if e.tok_s_low is not None else None,
-            "tok_s_high": round(e.tok_s_high, 2) if e.tok_s_high is not None else None,
+            "need_gb": rounded(e.need_gb),
+            "tok_s": rounded(e.tok_s),
+            "tok_s_low": rounded(e.tok_s_low),
+            "tok_s_high": rounded(e.tok_s_high),
+            "prompt_tok_s": rounded(e.prompt_tok_s, 1),
+            "ttft_s": rounded(e.ttft_s, 3),
+            "measured": run_json(measured),
             "fit": e.fit}
 
 
@@ -55,9 +70,14 @@ def context_warnings(model: Model, context: int) -> list[str]:
     return []
 
 
-def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] = ()) -> dict:
+def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] = (),
+                 index: MeasuredIndex | None = None) -> dict:
     miss = f.nearest_miss
     rows = list(f.rows) + (list(f.misses) if include_misses else [])
+
+    def row(e: Estimate) -> dict:
+        return row_json(e, index.find(f.model, e.quant.name, e.card) if index and e.quant else None)
+
     return {
         "model": f.model.id,
         "context": f.context,
@@ -69,11 +89,11 @@ def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] 
         "median_tok_s": round(f.median_tok_s, 2) if f.median_tok_s is not None else None,
         "reading_speed_cards": f.reading_speed_cards,
         "quant_levels": len(f.quant_levels),
-        "smallest": row_json(f.smallest) if f.smallest else None,
-        "fastest": row_json(f.fastest) if f.fastest else None,
+        "smallest": row(f.smallest) if f.smallest else None,
+        "fastest": row(f.fastest) if f.fastest else None,
         "nearest_miss": {"card": miss.card.name, "card_id": miss.card.id, "vram_gb": miss.card.vram_gb,
                          "shortfall_gb": round(miss.shortfall_gb, 2)} if miss else None,
-        "rows": [row_json(e) for e in rows],
+        "rows": [row(e) for e in rows],
         "warnings": list(warnings),
     }
 
@@ -82,7 +102,7 @@ def number(value: float | None, digits: int = 1) -> str:
     return "" if value is None else f"{value:,.{digits}f}"
 
 
-def print_figures(f: ModelFigures, include_misses: bool) -> None:
+def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | None = None) -> None:
     print(f"{f.model.name}: {f.cards_fit} of {f.cards_total} cards run it "
           f"(context {f.context:,} tokens, quality {f.ceiling} down to {f.floor}, calibration {f.calibration.name})")
     if f.fastest and f.smallest and f.smallest.quant:
@@ -95,13 +115,20 @@ def print_figures(f: ModelFigures, include_misses: bool) -> None:
         print(f"nearest miss: {m.card.name} ({number(m.card.vram_gb, 0)} GB), "
               f"{number(m.shortfall_gb)} GB short at {m.quant_name}")
     rows = list(f.rows) + (list(f.misses) if include_misses else [])
+
+    def measured(e: Estimate) -> str:
+        run = index.find(f.model, e.quant.name, e.card) if index and e.quant else None
+        return f"{number(run.tok_s)} ({run.backend} {run.date})" if run else ""
+
     print(table(
-        ["tok/s", "range", "card", "vendor", "VRAM GB", "GB/s", "released", "need GB", "quant", "fit"],
+        ["tok/s", "range", "measured", "prompt tok/s", f"TTFT s @{f.context:,}", "card", "vendor", "VRAM GB",
+         "GB/s", "released", "need GB", "quant", "fit"],
         [[number(e.tok_s), f"{number(e.tok_s_low, 0)}-{number(e.tok_s_high, 0)}" if e.tok_s else "",
+          measured(e), number(e.prompt_tok_s, 0), number(e.ttft_s, 2),
           e.card.name, e.card.vendor, number(e.card.vram_gb, 0), number(e.card.bandwidth_gb_s, 0),
           e.card.released_month, number(e.need_gb), e.quant.name if e.quant else "", e.fit]
          for e in rows],
-        right={0, 4, 5, 7}))
+        right={0, 3, 4, 7, 8, 10}))
 
 
 def command_models(args) -> None:
@@ -183,10 +210,11 @@ def command_estimate(args) -> None:
     warnings = context_warnings(model, figures.context)
     for warning in warnings:
         print(f"tps-atlas: warning: {warning}", file=sys.stderr)
+    index = MeasuredIndex(load_runs(), catalogue.cards_by_id, catalogue.models_by_id)
     if args.json:
-        print(json.dumps(figures_json(figures, args.all, warnings), ensure_ascii=False, indent=2))
+        print(json.dumps(figures_json(figures, args.all, warnings, index), ensure_ascii=False, indent=2))
     else:
-        print_figures(figures, args.all)
+        print_figures(figures, args.all, index)
 
 
 def command_catalogue_check(args) -> int:

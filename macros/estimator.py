@@ -20,24 +20,33 @@ The method, as on the methodology page:
 
    - ``seed`` (the public calculator's formula): efficiency = quant efficiency x
      vendor factor x architecture factor; no fixed cost.
-   - ``measured`` (fitted on measured single-GPU llama.cpp decode speeds,
-     ``data/measured-llama-cpp.tsv``; ``benchmarks/accuracy.py`` refits
-     and scores it): time per token is a memory-bound part plus a fixed cost::
+   - ``measured`` (fitted on measured single-GPU llama.cpp runs,
+     ``data/measured/llama-cpp.tsv``; ``benchmarks/accuracy.py --fit`` prints its
+     constants, which are pasted into the YAML): every card falls in a hardware
+     class (``classes``: vendor, architecture generation, memory type; the first
+     that matches), and time per token is a memory-bound part plus the class's
+     fixed cost::
 
-         seconds per token = bytes read per token / (bandwidth x efficiency)
-                             + overhead_ms / 1000
+         seconds per token = (weights read + kv_read_factor x KV cache at the context)
+                             / (bandwidth x class efficiency) + class overhead_ms / 1000
          tok/s = 1 / seconds per token
 
-     where efficiency comes from the card's class: ``memory_type_factors`` when
-     the card's memory type is listed there (HBM), otherwise ``vendor_factors``.
-     ``overhead_ms`` is the per-token cost that does not shrink with the model
-     (kernel launches, synchronisation, sampling); it is why small models run
-     further below the bandwidth bound than large ones. The measurements cover
-     only Q4_K_M among our quants, so its quant efficiencies are all 1: bytes
-     read already scale with bits per weight. No constant belongs to one card.
+     The KV cache is read for every new token, so a row at 32,768 tokens is slower
+     than at 4,096. ``overhead_ms`` is the per-token cost that does not shrink with
+     the model (kernel launches, synchronisation, sampling); it is why small models
+     run further below the bandwidth bound than large ones. Bytes read already scale
+     with bits per weight, so the quant efficiencies are all 1. The range is the
+     class's (its leave-one-device-out error, wider where the class rests on few
+     devices). No constant belongs to one card.
 
-   Optional keys (``memory_type_factors``, ``overhead_ms``) default to none and 0,
-   which leaves a calibration on the plain formula.
+5. **Prompt** (calibrations with classes): compute bound, two FLOP per active
+   parameter and token: ``prompt tok/s = peak TFLOPS x class prompt_efficiency /
+   (2 x active parameters)`` (``prompt_flop_per_byte x bandwidth`` for machines
+   without a TFLOPS figure); time to first token = context / prompt tok/s.
+
+   Optional keys (``memory_type_factors``, ``overhead_ms``, ``classes``,
+   ``kv_read_factor``) default to none and 0, which leaves a calibration on the plain
+   formula.
 
 Nothing here formats or knows about pages: it returns records.
 
@@ -81,6 +90,31 @@ class Quant:
 
 
 @dataclass(frozen=True)
+class SpeedClass:
+    """Cards that reach the same share of their bandwidth: a vendor, architecture generations
+    and memory types (empty: any). The first class of a calibration that matches a card is its."""
+
+    name: str
+    vendors: tuple[str, ...]
+    architectures: tuple[str, ...]
+    memory_types: tuple[str, ...]
+    efficiency: float           # share of the bandwidth reached reading weights and KV cache
+    overhead_ms: float          # fixed cost per generated token
+    prompt_efficiency: float    # share of the card's peak TFLOPS reached processing a prompt
+    # Cards with no TFLOPS figure (machines added by hand): prompt FLOP per byte of bandwidth.
+    prompt_flop_per_byte: float
+    range_low: float
+    range_high: float
+    # Classes of a group lend each other their runs when one has too few (fitting only).
+    group: str | None = None
+
+    def matches(self, card: Card) -> bool:
+        return ((not self.vendors or card.vendor in self.vendors)
+                and (not self.architectures or (card.architecture or "") in self.architectures)
+                and (not self.memory_types or (card.memory_type or "") in self.memory_types))
+
+
+@dataclass(frozen=True)
 class Calibration:
     name: str
     description: str
@@ -94,15 +128,36 @@ class Calibration:
     memory_type_factors: dict[str, float] = field(default_factory=dict)
     # Fixed cost per generated token, in milliseconds (0: the plain bandwidth formula).
     overhead_ms: float = 0.0
+    # Hardware classes, each with its own constants; they take the place of the factors above.
+    classes: tuple[SpeedClass, ...] = ()
+    # Share of the KV cache at the chosen context read per generated token (0: no context term).
+    kv_read_factor: float = 0.0
+
+    def speed_class(self, card: Card) -> SpeedClass | None:
+        for speed_class in self.classes:
+            if speed_class.matches(card):
+                return speed_class
+        return None
 
     def factor(self, quant: Quant, card: Card) -> float:
         """Share of the bandwidth bound a card reaches at this quant (before any fixed cost)."""
+        speed_class = self.speed_class(card)
+        if speed_class:
+            return self.quant_efficiency.get(quant.name, 1.0) * speed_class.efficiency
         class_factor = self.memory_type_factors.get(card.memory_type or "")
         if class_factor is None:
             class_factor = self.vendor_factors[card.vendor]
         return (self.quant_efficiency[quant.name]
                 * class_factor
                 * self.architecture_factors.get(card.architecture or "", 1.0))
+
+    def overhead(self, card: Card) -> float:
+        speed_class = self.speed_class(card)
+        return speed_class.overhead_ms if speed_class else self.overhead_ms
+
+    def speed_range(self, card: Card) -> tuple[float, float]:
+        speed_class = self.speed_class(card)
+        return (speed_class.range_low, speed_class.range_high) if speed_class else (self.range_low, self.range_high)
 
 
 @dataclass(frozen=True)
@@ -126,6 +181,7 @@ class Settings:
     quants: tuple[Quant, ...]
     calibrations: dict[str, Calibration]
     default_calibration: str
+    other_quant_bits: dict[str, float] = field(default_factory=dict)
 
     def quant(self, name: str) -> Quant:
         for quant in self.quants:
@@ -174,21 +230,62 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Ca
         return values
 
     range_reader = r.mapping("range")
+    classes = tuple(read_speed_class(c) for c in r.mappings("classes"))
+    # With hardware classes the per-quant and per-vendor factors are optional (1 where left out).
     calibration = Calibration(
         name=name,
         description=r.text("description"),
-        quant_efficiency=factors("quant_efficiency", [q.name for q in quants], "a quant of quants"),
-        vendor_factors=factors("vendor_factors", VENDORS, "a vendor"),
+        quant_efficiency=factors("quant_efficiency", [] if classes else [q.name for q in quants],
+                                 None if classes else "a quant of quants"),
+        vendor_factors=factors("vendor_factors", [] if classes else VENDORS, None if classes else "a vendor"),
         architecture_factors=factors("architecture_factors", ()),
         range_low=range_reader.number("low", above=0, maximum=1),
         range_high=range_reader.number("high", minimum=1, maximum=MAX_RANGE_HIGH),
         confidence=r.choice("confidence", ("low", "medium", "high")),
         memory_type_factors=factors("memory_type_factors", ()),
         overhead_ms=r.number("overhead_ms", required=False, minimum=0, maximum=1000) or 0.0,
+        classes=classes,
+        kv_read_factor=r.number("kv_read_factor", required=False, minimum=0, maximum=10) or 0.0,
     )
     range_reader.finish()
     r.finish()
+    names = [c.name for c in calibration.classes]
+    for speed_class in calibration.classes:
+        if names.count(speed_class.name) > 1:
+            raise r.error("classes", "each class name once", speed_class.name)
+    for vendor in VENDORS:
+        if calibration.classes and not any(c.vendors in ((), (vendor,)) and not c.architectures
+                                           and not c.memory_types for c in calibration.classes):
+            raise r.error("classes", f"a class for every other {vendor} card (vendor only, no architectures)")
     return calibration
+
+
+def read_speed_class(r: FieldReader) -> SpeedClass:
+    range_reader = r.mapping("range")
+    speed_class = SpeedClass(
+        name=r.text("name"),
+        vendors=r.texts("vendors", VENDORS),
+        architectures=r.texts("architectures"),
+        memory_types=r.texts("memory_types"),
+        efficiency=r.number("efficiency", above=0, maximum=2),
+        overhead_ms=r.number("overhead_ms", minimum=0, maximum=1000),
+        prompt_efficiency=r.number("prompt_efficiency", above=0, maximum=10),
+        prompt_flop_per_byte=r.number("prompt_flop_per_byte", above=0, maximum=100_000),
+        range_low=range_reader.number("low", above=0, maximum=1),
+        range_high=range_reader.number("high", minimum=1, maximum=100),
+        group=r.text("group", required=False),
+    )
+    range_reader.finish()
+    r.finish()
+    return speed_class
+
+
+def read_bits(r: FieldReader | None) -> dict[str, float]:
+    if r is None:
+        return {}
+    bits = {str(k).upper(): r.number(k, above=0, maximum=32) for k in list(r.data)}
+    r.finish()
+    return bits
 
 
 def read_example(r: FieldReader) -> dict[str, str]:
@@ -238,6 +335,7 @@ def read_settings(path: Path) -> Settings:
         calibrations={str(name): read_calibration(str(name), calibrations.mapping(name), ladder)
                       for name in list(calibrations.data)},
         default_calibration=r.text("default_calibration"),
+        other_quant_bits=read_bits(r.mapping("other_quant_bits", required=False)),
     )
     for reader in (fit, kv_bytes, memory, calibrations, r):
         reader.finish()
@@ -331,8 +429,12 @@ def vision_gb(model: Model, settings: Settings) -> float:
 
 # ---------------------------------------------------------------- speed
 
-def tokens_per_second(model: Model, quant: Quant, card: Card, calibration: Calibration) -> float:
+def tokens_per_second(model: Model, quant: Quant, card: Card, calibration: Calibration,
+                      kv_gb: float = 0.0) -> float:
     """Decode speed of one request: bandwidth over the bytes read per token, plus any fixed cost.
+
+    ``kv_gb`` is the KV cache at the chosen context: each new token reads it (``kv_read_factor``
+    of it), so a row at 32,768 tokens is slower than at 4,096.
 
     >>> import dataclasses
     >>> card = Card("x", "X", "NVIDIA", 24, 1000.0, None, memory_type="GDDR6X")
@@ -344,11 +446,14 @@ def tokens_per_second(model: Model, quant: Quant, card: Card, calibration: Calib
     >>> timed = dataclasses.replace(plain, overhead_ms=2.5)  # 7.5 ms + 2.5 ms per token
     >>> round(tokens_per_second(model, q4, card, timed), 2)
     100.0
+    >>> long = dataclasses.replace(timed, kv_read_factor=1.0)  # + 2 GB of KV cache: 10 ms + 2.5 ms
+    >>> round(tokens_per_second(model, q4, card, long, kv_gb=2.0), 2)
+    80.0
     """
-    read_gb = weights_gb(model.read_parameters_b, quant)
-    if not calibration.overhead_ms:
-        return card.bandwidth_gb_s / read_gb * calibration.factor(quant, card)
-    return 1.0 / speed_working(model, quant, card, calibration).seconds_per_token
+    working = speed_working(model, quant, card, calibration, kv_gb)
+    if not working.overhead_ms and not working.kv_read_gb:
+        return card.bandwidth_gb_s / working.read_gb * working.efficiency
+    return 1.0 / working.seconds_per_token
 
 
 @dataclass(frozen=True)
@@ -359,15 +464,41 @@ class SpeedWorking:
     bandwidth_gb_s: float
     efficiency: float       # share of the bandwidth reached
     overhead_ms: float      # fixed cost per token
+    kv_read_gb: float = 0.0  # KV cache read per token at the chosen context
+    class_name: str | None = None
 
     @property
     def seconds_per_token(self) -> float:
-        return self.read_gb / (self.bandwidth_gb_s * self.efficiency) + self.overhead_ms / 1000
+        return (self.read_gb + self.kv_read_gb) / (self.bandwidth_gb_s * self.efficiency) + self.overhead_ms / 1000
 
 
-def speed_working(model: Model, quant: Quant, card: Card, calibration: Calibration) -> SpeedWorking:
+def speed_working(model: Model, quant: Quant, card: Card, calibration: Calibration,
+                  kv_gb: float = 0.0) -> SpeedWorking:
+    speed_class = calibration.speed_class(card)
     return SpeedWorking(weights_gb(model.read_parameters_b, quant), card.bandwidth_gb_s,
-                        calibration.factor(quant, card), calibration.overhead_ms)
+                        calibration.factor(quant, card), calibration.overhead(card),
+                        kv_gb * calibration.kv_read_factor, speed_class.name if speed_class else None)
+
+
+def prompt_tokens_per_second(model: Model, card: Card, calibration: Calibration) -> float | None:
+    """Prompt processing is compute bound: two FLOP per active parameter and token, against the
+    share of the card's peak its class reaches (or FLOP per byte of bandwidth where the catalogue
+    has no TFLOPS figure). None for a calibration without hardware classes.
+
+    >>> c = SpeedClass("x", (), (), (), 0.8, 1.0, 0.5, 100.0, 0.7, 1.4)
+    >>> cal = Calibration("c", "", {}, {}, {}, 0.6, 1.6, "low", classes=(c,))
+    >>> card = Card("x", "X", "NVIDIA", 24, 1000.0, None, compute_tflops=80.0)
+    >>> round(prompt_tokens_per_second(Model("m", "M", "m.yaml", True, 8.0), card, cal))  # 40e12 / 16e9
+    2500
+    """
+    speed_class = calibration.speed_class(card)
+    if speed_class is None:
+        return None
+    if card.compute_tflops:
+        flop_s = card.compute_tflops * 1e12 * speed_class.prompt_efficiency
+    else:
+        flop_s = card.bandwidth_gb_s * 1e9 * speed_class.prompt_flop_per_byte
+    return flop_s / (2 * model.read_parameters_b * 1e9)
 
 
 # ---------------------------------------------------------------- one pair
@@ -381,6 +512,8 @@ class Estimate:
     tok_s_low: float | None
     tok_s_high: float | None
     fit: str  # comfortable | tight | none
+    prompt_tok_s: float | None = None
+    ttft_s: float | None = None   # time to first token: a prompt filling the context
 
     @property
     def need_gb(self) -> float | None:
@@ -421,16 +554,20 @@ def estimate(model: Model, card: Card, settings: Settings, calibration: Calibrat
              ceiling: str | None = None) -> Estimate:
     """The estimate for one card: the least-compressed allowed quant that fits.
 
-    With ``quant`` the card is judged at that one quant instead.
+    With ``quant`` the card is judged at that one quant instead. ``candidates`` must have been
+    worked out at ``context`` (the default context when None).
     """
+    context = context or settings.context_tokens
     if candidates is None:  # (an empty tuple is an answer: nothing is allowed)
         candidates = candidate_memories(model, settings, context, floor, quant, kv_precision, ceiling)
     for candidate, memory in candidates:
         fit = verdict(memory.total_gb, card.vram_gb, settings)
         if fit != "none":
-            tok_s = tokens_per_second(model, candidate, card, calibration)
-            return Estimate(card, candidate, memory, tok_s, tok_s * calibration.range_low,
-                            tok_s * calibration.range_high, fit)
+            tok_s = tokens_per_second(model, candidate, card, calibration, memory.kv_gb)
+            low, high = calibration.speed_range(card)
+            prompt = prompt_tokens_per_second(model, card, calibration)
+            return Estimate(card, candidate, memory, tok_s, tok_s * low, tok_s * high, fit,
+                            prompt, context / prompt if prompt else None)
     # Not fitting: the memory it would need is known only when one quant was in question.
     return Estimate(card, None, candidates[0][1] if len(candidates) == 1 else None,
                     None, None, None, "none")

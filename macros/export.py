@@ -26,7 +26,9 @@ from pathlib import Path
 
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
-from .pages import FIT_LABELS, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines
+from .measured import MeasuredIndex, Run, chip_of, load_runs
+from .pages import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
+                    MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines)
 from .phrases import N_, NP_, Phrases
 
 ASSET_PATH = "assets/tps-data.json"
@@ -43,6 +45,12 @@ def calibration_data(c: Calibration) -> dict:
         "overhead_ms": c.overhead_ms,
         "range": {"low": c.range_low, "high": c.range_high},
         "confidence": c.confidence,
+        "kv_read_factor": c.kv_read_factor,
+        "classes": [{"name": k.name, "vendors": list(k.vendors), "architectures": list(k.architectures),
+                     "memory_types": list(k.memory_types), "efficiency": k.efficiency,
+                     "overhead_ms": k.overhead_ms, "prompt_efficiency": k.prompt_efficiency,
+                     "prompt_flop_per_byte": k.prompt_flop_per_byte,
+                     "range": {"low": k.range_low, "high": k.range_high}} for k in c.classes],
     }
 
 
@@ -79,6 +87,8 @@ def card_data(c: Card) -> dict:
         "memory_type": c.memory_type,
         "architecture": c.architecture,
         **({"aliases": list(c.aliases)} if c.aliases else {}),
+        "compute_tflops": c.compute_tflops,
+        "chip": chip_of(c),
     }
 
 
@@ -93,7 +103,29 @@ def model_data(m: Model) -> dict:
     }
 
 
-def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None = None) -> dict:
+def measured_data(catalogue: Catalogue, runs: tuple[Run, ...]) -> dict:
+    """Per model, the decode runs its rows may show (macros/measured.py), ranked as Python ranks
+    them after model and card: the browser picks the same run as the pages."""
+    index = MeasuredIndex(runs, catalogue.cards_by_id, catalogue.models_by_id)
+    out = {}
+    for model in catalogue.models:
+        found = []
+        for (chip, _), chip_runs in index.by_chip.items():
+            for run in chip_runs:
+                if index.matches(run, model):
+                    found.append((index.rank_key(run), chip, run))
+        if found:
+            found.sort(key=lambda item: item[0])
+            out[model.id] = [{"chip": chip, "card": run.card, "quant": run.quant, "own": run.model == model.id,
+                              "rank": rank, "tok_s": run.tok_s, "backend": run.backend, "build": run.build,
+                              "depth": run.depth,
+                              "date": run.date, "source": run.source, "model_name": run.model_name}
+                             for rank, (_, chip, run) in enumerate(found)]
+    return out
+
+
+def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None = None,
+              runs: tuple[Run, ...] | None = None) -> dict:
     """Everything the browser estimator reads. ``calibration`` is the one the site's pages use;
     all of them are exported (the parity test runs each)."""
     used = settings.calibration(calibration)
@@ -105,6 +137,7 @@ def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None 
         # In catalogue order (vendor, then name): the order the pages rank from.
         "cards": [card_data(c) for c in catalogue.cards],
         "models": {m.id: model_data(m) for m in catalogue.models},
+        "measured": measured_data(catalogue, load_runs() if runs is None else runs),
     }
 
 
@@ -196,6 +229,10 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "max_context": model.architecture.max_context if model.architecture else None,
         "beyond_context": context_warning(p, model, "{context}"),
         # Phrases of the worked example any row can show; the browser fills the placeholders.
-        "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in working_lines(model)],
+        "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in working_lines(model, False)],
+                    "class_lines": [p.gettext(line) for line in working_lines(model, True)],
                     "check": p.gettext(WORKING_CHECK)},
+        "measured": {"text": p.gettext(MEASURED), "other": p.gettext(MEASURED_OTHER),
+                     "detail": p.gettext(MEASURED_DETAIL), "detail_no_build": p.gettext(MEASURED_DETAIL_NO_BUILD),
+                     "empty": p.gettext(MEASURED_EMPTY), "depth": p.gettext(MEASURED_DEPTH)},
     }

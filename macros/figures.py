@@ -15,6 +15,7 @@ from typing import Sequence
 from .catalogue import Card, Model
 from .estimator import (Calibration, Estimate, Settings, candidate_memories, estimate, memory_needed,
                         speed_order)
+from .measured import MeasuredIndex, Run
 
 
 @dataclass(frozen=True)
@@ -92,12 +93,12 @@ def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
 
 
 def multi_card(model: Model, cards: Sequence[Card], settings: Settings, calibration: Calibration,
-               candidates) -> MultiCard | None:
+               candidates, context: int) -> MultiCard | None:
     for count in settings.multi_gpu_counts:
         options = []
         for card in cards:
             pooled = replace(card, vram_gb=card.vram_gb * count)
-            e = estimate(model, pooled, settings, calibration, candidates=candidates)
+            e = estimate(model, pooled, settings, calibration, context, candidates=candidates)
             if e.fits:
                 options.append(e)
         if options:
@@ -114,7 +115,7 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
     context = context or settings.context_tokens
     floor = settings.quant(floor or settings.min_quality).name
     candidates = candidate_memories(model, settings, context, floor, quant, kv_precision, ceiling)
-    estimates = [estimate(model, card, settings, calibration, candidates=candidates) for card in cards]
+    estimates = [estimate(model, card, settings, calibration, context, candidates=candidates) for card in cards]
     rows = tuple(sorted((e for e in estimates if e.fits), key=speed_order))
     misses = tuple(sorted((e for e in estimates if not e.fits),
                           key=lambda e: (-e.card.vram_gb, e.card.name.casefold())))
@@ -140,7 +141,7 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
         slowest=rows[-1] if rows else None,
         nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision, quant),
         tiers=tiers,
-        multi=None if rows else multi_card(model, cards, settings, calibration, candidates),
+        multi=None if rows else multi_card(model, cards, settings, calibration, candidates, context),
         ceiling=settings.quant(ceiling or settings.max_quality).name,
     )
 
@@ -149,14 +150,19 @@ class EstimateTable:
     """Every model on every card, worked out once; read by model or by card."""
 
     def __init__(self, models: Sequence[Model], cards: Sequence[Card], settings: Settings,
-                 calibration: Calibration):
+                 calibration: Calibration, runs: Sequence[Run] = ()):
         self.settings = settings
         self.calibration = calibration
+        self.measured_index = MeasuredIndex(runs, {c.id: c for c in cards}, {m.id: m for m in models})
         self.figures = {m.id: model_figures(m, cards, settings, calibration) for m in models}
         self.by_card: dict[str, list[tuple[Model, Estimate]]] = {c.id: [] for c in cards}
         for f in self.figures.values():
             for e in f.rows + f.misses:
                 self.by_card[e.card.id].append((f.model, e))
+
+    def measured(self, model: Model, e: Estimate) -> Run | None:
+        """The measured run shown beside an estimate, if any."""
+        return self.measured_index.find(model, e.quant.name, e.card) if e.quant else None
 
     def models_run(self, card_id: str) -> int:
         return sum(1 for _, e in self.by_card[card_id] if e.fits)

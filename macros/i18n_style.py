@@ -74,6 +74,8 @@ def is_sentence(text: str) -> bool:
 
 def english_words(text: str, language: str) -> list[str]:
     text = plain(text)
+    # File paths and commands (data/measured/llama-cpp.tsv) are quoted as they are.
+    text = re.sub(r"\S*[/.]\S*[/.]\S*", " ", text)
     for term in ALLOWED + ALLOWED_BY_LANGUAGE.get(language, ()):
         text = text.replace(term, " ")
     # Longest first in the pattern: "model card" is one finding, not also "card".

@@ -51,7 +51,7 @@ def test_estimate_json_shape():
     assert data["nearest_miss"]["shortfall_gb"] == pytest.approx(21.7, abs=0.05)
     row = h100
     assert set(row) == {"card", "card_id", "vendor", "vram_gb", "bandwidth_gb_s", "released", "quant",
-                        "need_gb", "tok_s", "tok_s_low", "tok_s_high", "fit"}
+                        "need_gb", "tok_s", "tok_s_low", "tok_s_high", "prompt_tok_s", "ttft_s", "measured", "fit"}
     assert row["released"] == "2023-03" and row["fit"] == "tight" and row["card_id"] == "h100-nvl-94gb"
 
 

@@ -114,7 +114,8 @@ def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, extende
         verdicts[case["calibration"], py.fit] += 1
         expected = {"quant": py.quant.name if py.quant else None, "fit": py.fit,
                     "need_gb": one_decimal(py.need_gb), "tok_s": one_decimal(py.tok_s),
-                    "tok_s_low": one_decimal(py.tok_s_low), "tok_s_high": one_decimal(py.tok_s_high)}
+                    "tok_s_low": one_decimal(py.tok_s_low), "tok_s_high": one_decimal(py.tok_s_high),
+                    "prompt_tok_s": one_decimal(py.prompt_tok_s), "ttft_s": one_decimal(py.ttft_s)}
         found = {key: (one_decimal(js[key]) if key not in ("quant", "fit") else js[key]) for key in expected}
         if found != expected:
             mismatches.append((case, expected, found))
@@ -128,6 +129,27 @@ def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, extende
     for calibration in settings.calibrations:
         for fit in ("comfortable", "tight", "none"):
             assert verdicts[calibration, fit] >= 20, (calibration, fit, verdicts)
+
+
+def test_decode_slows_with_context_in_python_and_js(tmp_path, exported, catalogue, settings):
+    """At 32,768 tokens of context a card decodes slower than at 4,096 (same quant), in both."""
+    pairs = [("llama-3-8b", "geforce-rtx-4090"), ("qwen3-30b-a3b", "apple-m2-ultra-192gb"),
+             ("llama-3-70b", "h100-pcie-80gb")]
+    pairs = [(m, c) for m, c in pairs if m in catalogue.models_by_id and c in catalogue.cards_by_id]
+    cases = [{"model": m, "card": c, "context": context, "floor": "Q4_K_M", "kv": "f16"}
+             for m, c in pairs for context in (4096, 32768)]
+    cases = [dict(case, calibration=settings.default_calibration) for case in cases]
+    answers = run_node(tmp_path, "estimates", cases, exported)
+    for i in range(0, len(cases), 2):
+        short, long = answers[i], answers[i + 1]
+        case = cases[i]
+        py = [estimate(catalogue.model(case["model"]), catalogue.card(case["card"]), settings,
+                       settings.calibration(), context=context, quant=short["quant"])
+              for context in (4096, 32768)]
+        assert short["quant"] == long["quant"]
+        assert long["tok_s"] < short["tok_s"] and py[1].tok_s < py[0].tok_s
+        assert round(long["tok_s"], 1) == round(py[1].tok_s, 1)
+        assert long["ttft_s"] > short["ttft_s"]
 
 
 def test_js_figures_rank_cards_as_python_does(tmp_path, exported, extended, settings):

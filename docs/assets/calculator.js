@@ -87,9 +87,27 @@
              total_gb: weights + kv + memory.compute_buffer_gb + vision, from_architecture: !!model.architecture };
   }
 
-  // Share of the bandwidth bound a card reaches at a quant: the memory type's factor when
-  // listed (HBM), else the vendor's; times the quant's and the architecture's.
+  // The first hardware class of the calibration that matches the card (macros/estimator.py SpeedClass).
+  function speedClass(calibration, card) {
+    var classes = calibration.classes || [];
+    for (var i = 0; i < classes.length; i++) {
+      var c = classes[i];
+      if ((!c.vendors.length || c.vendors.indexOf(card.vendor) >= 0) &&
+          (!c.architectures.length || c.architectures.indexOf(card.architecture || "") >= 0) &&
+          (!c.memory_types.length || c.memory_types.indexOf(card.memory_type || "") >= 0)) return c;
+    }
+    return null;
+  }
+
+  // Share of the bandwidth bound a card reaches at a quant: its class's, or (calibrations
+  // without classes) the memory type's factor when listed (HBM), else the vendor's; times the
+  // quant's and the architecture's.
   function efficiency(calibration, q, card) {
+    var cls = speedClass(calibration, card);
+    if (cls) {
+      var quantFactor = has(calibration.quant_efficiency, q.name) ? calibration.quant_efficiency[q.name] : 1.0;
+      return quantFactor * cls.efficiency;
+    }
     var classFactor = has(calibration.memory_type_factors, card.memory_type || "")
       ? calibration.memory_type_factors[card.memory_type || ""]
       : calibration.vendor_factors[card.vendor];
@@ -98,11 +116,33 @@
     return calibration.quant_efficiency[q.name] * classFactor * archFactor;
   }
 
-  function tokensPerSecond(model, q, card, calibration) {
+  function overheadMs(calibration, card) {
+    var cls = speedClass(calibration, card);
+    return cls ? cls.overhead_ms : (calibration.overhead_ms || 0);
+  }
+
+  function speedRange(calibration, card) {
+    var cls = speedClass(calibration, card);
+    return cls ? cls.range : calibration.range;
+  }
+
+  // Decode: weights and (kv_read_factor of) the KV cache at the context read per token.
+  function tokensPerSecond(model, q, card, calibration, kvGb) {
     var readGb = weightsGb(model.active_parameters_b || model.parameters_b, q);
-    if (!calibration.overhead_ms) return card.bandwidth_gb_s / readGb * efficiency(calibration, q, card);
-    var seconds = readGb / (card.bandwidth_gb_s * efficiency(calibration, q, card)) + calibration.overhead_ms / 1000;
+    var kvRead = (kvGb || 0) * (calibration.kv_read_factor || 0);
+    var overhead = overheadMs(calibration, card);
+    if (!overhead && !kvRead) return card.bandwidth_gb_s / readGb * efficiency(calibration, q, card);
+    var seconds = (readGb + kvRead) / (card.bandwidth_gb_s * efficiency(calibration, q, card)) + overhead / 1000;
     return 1.0 / seconds;
+  }
+
+  // Prompt processing: compute bound, two FLOP per active parameter and token.
+  function promptTokensPerSecond(model, card, calibration) {
+    var cls = speedClass(calibration, card);
+    if (!cls) return null;
+    var flops = card.compute_tflops ? card.compute_tflops * 1e12 * cls.prompt_efficiency
+      : card.bandwidth_gb_s * 1e9 * cls.prompt_flop_per_byte;
+    return flops / (2 * (model.active_parameters_b || model.parameters_b) * 1e9);
   }
 
   function verdict(needGb, vramGb, settings) {
@@ -118,20 +158,23 @@
   }
 
   // One card: the least-compressed allowed quant that fits.
-  function estimate(model, card, settings, calibration, candidates) {
+  function estimate(model, card, settings, calibration, candidates, context) {
     for (var i = 0; i < candidates.length; i++) {
       var c = candidates[i];
       var fit = verdict(c.memory.total_gb, card.vram_gb, settings);
       if (fit !== "none") {
-        var tokS = tokensPerSecond(model, c.quant, card, calibration);
+        var tokS = tokensPerSecond(model, c.quant, card, calibration, c.memory.kv_gb);
+        var range = speedRange(calibration, card);
+        var prompt = promptTokensPerSecond(model, card, calibration);
         return { card: card, quant: c.quant, memory: c.memory, need_gb: c.memory.total_gb, tok_s: tokS,
-                 tok_s_low: tokS * calibration.range.low, tok_s_high: tokS * calibration.range.high, fit: fit };
+                 tok_s_low: tokS * range.low, tok_s_high: tokS * range.high, fit: fit,
+                 prompt_tok_s: prompt, ttft_s: prompt ? context / prompt : null, context: context };
       }
     }
     // Not fitting: the memory it would need is known only when one quant was in question.
     var memory = candidates.length === 1 ? candidates[0].memory : null;
     return { card: card, quant: null, memory: memory, need_gb: memory ? memory.total_gb : null,
-             tok_s: null, tok_s_low: null, tok_s_high: null, fit: "none" };
+             tok_s: null, tok_s_low: null, tok_s_high: null, fit: "none", prompt_tok_s: null, ttft_s: null };
   }
 
   function compareKeys(a, b) {
@@ -182,7 +225,8 @@
     var candidates = candidateMemories(model, settings, context, floor, options.kvPrecision, options.ceiling);
     var rows = [], misses = [];
     data.cards.forEach(function (card) {
-      var e = estimate(model, card, settings, calibration, candidates);
+      var e = estimate(model, card, settings, calibration, candidates, context);
+      e.measured = findMeasured(data, modelId, e);
       (e.fit === "none" ? misses : rows).push(e);
     });
     rows.sort(speedOrder);
@@ -203,10 +247,28 @@
     for (var i = 0; i < data.cards.length; i++) if (data.cards[i].id === cardId) card = data.cards[i];
     if (!model || !card) throw new Error("unknown model or card: " + modelId + ", " + cardId);
     var calibration = data.calibrations[options.calibration || data.calibration];
-    var candidates = candidateMemories(model, settings, options.context || settings.context_tokens,
-                                       options.floor || settings.min_quality, options.kvPrecision,
-                                       options.ceiling);
-    return estimate(model, card, settings, calibration, candidates);
+    var context = options.context || settings.context_tokens;
+    var candidates = candidateMemories(model, settings, context, options.floor || settings.min_quality,
+                                       options.kvPrecision, options.ceiling);
+    var e = estimate(model, card, settings, calibration, candidates, context);
+    e.measured = findMeasured(data, modelId, e);
+    return e;
+  }
+
+  // The measured run shown beside an estimate (macros/measured.py MeasuredIndex.find): same chip
+  // and quant; the model itself before one of its size, the card itself before its chip-mates,
+  // then the order of Python's ranking (shallowest context, newest, first in the file).
+  function findMeasured(data, modelId, e) {
+    if (!e.quant || !data.measured) return null;
+    var runs = data.measured[modelId] || [];
+    var chip = e.card.chip || e.card.id;
+    var best = null, bestKey = null;
+    runs.forEach(function (r) {
+      if (r.chip !== chip || r.quant.toLowerCase() !== e.quant.name.toLowerCase()) return;
+      var key = [r.own ? 0 : 1, r.card === e.card.id ? 0 : 1, r.rank];
+      if (!best || compareKeys(key, bestKey) < 0) { best = r; bestKey = key; }
+    });
+    return best;
   }
 
   // ------------------------------------------------------------ numbers (macros/formatting.py)
@@ -293,6 +355,7 @@
       return (value >= 100 ? this.integer(value) : this.decimal(value, 1)) + this.unit(" ") + this.unit("GB/s");
     },
     tokS: function (value) { return this.significant(value) + this.unit(" ") + "tok/s"; },
+    seconds: function (value) { return this.significant(value) + this.unit(" ") + "s"; },
     tokRange: function (low, high) { return this.integer(low) + "\u2013" + this.integer(high); },
     month: function (isoDate) {
       var parts = String(isoDate).split("-");
@@ -322,18 +385,24 @@
     var readB = model.active_parameters_b || model.parameters_b;
     var read = weightsGb(readB, e.quant);
     var eff = efficiency(calibration, e.quant, e.card);
-    var overhead = calibration.overhead_ms || 0;
-    var ms = (read / (e.card.bandwidth_gb_s * eff) + overhead / 1000) * 1000;
+    var overhead = overheadMs(calibration, e.card);
+    var cls = speedClass(calibration, e.card);
+    var kvRead = e.memory.kv_gb * (calibration.kv_read_factor || 0);
+    var ms = ((read + kvRead) / (e.card.bandwidth_gb_s * eff) + overhead / 1000) * 1000;
     var values = {
       card: e.card.name, params: f.decimal(readB, readB >= 1 ? 1 : 2) + "B", bits: f.decimal(e.quant.bits_per_weight, 2),
       read: f.gb(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
       overhead: f.decimal(overhead, 2), ms: f.decimal(ms, 2), tok_s: f.tokS(e.tok_s),
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
       vision: f.gb(e.memory.vision_gb || 0), need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
+      context: f.count(e.context), kv_factor: f.decimal(calibration.kv_read_factor || 0, 2), kv_read: f.gb(kvRead, 2),
+      speed_class: cls ? cls.name : "", prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
+      ttft: e.ttft_s ? f.seconds(e.ttft_s) : "",
     };
     var w = labels.working;
+    var lines = cls ? w.class_lines : w.lines;
     return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
-      w.lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
+      lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
       "</ul><p>" + escapeHtml(w.check) + "</p><pre><code>" +
       escapeHtml("llama-bench -m " + labels.model + "-" + e.quant.name + ".gguf -p 0 -n 128 -ngl 99") + "</code></pre>";
   }
@@ -351,6 +420,17 @@
     var speed = e.tok_s
       ? escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) + "</small>"
       : "";
+    var run = e.measured;
+    if (run && labels.measured) {
+      var m = labels.measured;
+      var context = run.depth ? fillPhrase(m.depth, { depth: f.count(run.depth) }) : escapeHtml(m.empty);
+      var values = { tok_s: f.tokS(run.tok_s), model: run.model_name, backend: run.backend, build: run.build,
+                     month: f.month(run.date) };
+      speed += '<br><small class="tps-measured">' + fillPhrase(run.own ? m.text : m.other, values) +
+        ' (<a href="' + escapeHtml(run.source) + '">' +
+        fillPhrase(run.build === "unknown" ? m.detail_no_build : m.detail, values).replace("{context}", context) +
+        "</a>)</small>";
+    }
     return '<tr data-card="' + escapeHtml(c.id) + '"><td class="tps-fit-' + e.fit + '">' + escapeHtml(labels.fit[e.fit]) +
       "</td><td>" + speed + "</td>" +
       '<td><a href="' + escapeHtml(cardHref(c)) + '">' + escapeHtml(c.name) + "</a> <small>" + escapeHtml(c.vendor) +
@@ -475,7 +555,8 @@
     roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, fillPhrase: fillPhrase,
     pluralText: pluralLabel, parseContext: parseContext, rowHtml: rowHtml, rowsHtml: rowsHtml,
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
-    visibleRows: visibleRows,
+    visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
+    speedClass: speedClass,
   };
 
   if (typeof module !== "undefined" && module.exports) module.exports = api;

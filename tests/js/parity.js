@@ -7,6 +7,7 @@
 //   figures    [{model, context, floor, calibration}]       -> [{rows, misses, smallest, fastest}] (card ids)
 //   format     [{language, units, calls: [[method, ...args]]}] -> [[text, ...]]
 //   page       [{labels, state}] -> [{rows_html, tiles_html}] (labels: a page's tps-calculator JSON)
+//   working    [{labels, card}] -> [worked example html] at the page's defaults
 "use strict";
 
 const fs = require("fs");
@@ -24,7 +25,8 @@ const tasks = {
   estimates: (cases) => cases.map((c) => {
     const e = calc.estimateOne(data, c.model, c.card, options(c));
     return { quant: e.quant ? e.quant.name : null, fit: e.fit, need_gb: e.need_gb, tok_s: e.tok_s,
-             tok_s_low: e.tok_s_low, tok_s_high: e.tok_s_high };
+             tok_s_low: e.tok_s_low, tok_s_high: e.tok_s_high, prompt_tok_s: e.prompt_tok_s,
+             ttft_s: e.ttft_s };
   }),
   figures: (cases) => cases.map((c) => {
     const fig = calc.modelFigures(data, c.model, options(c));
@@ -35,6 +37,13 @@ const tasks = {
   format: (cases) => cases.map((c) => {
     const f = new calc.Formatter(c.language, c.units);
     return c.calls.map(([method, ...args]) => f[method](...args));
+  }),
+  working: (cases) => cases.map((c) => {
+    const labels = c.labels;
+    const f = new calc.Formatter(labels.language, labels.units);
+    const e = calc.estimateOne(data, labels.model, c.card, { context: labels.defaults.context,
+                                                            floor: labels.defaults.floor });
+    return calc.workingHtml(data, labels, f, e);
   }),
   page: (cases) => cases.map((c) => {
     const labels = c.labels;
