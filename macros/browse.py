@@ -83,10 +83,12 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         calibrations.append({
             "name": calibration.name, "default": calibration.name == settings.default_calibration,
             "classes": bool(calibration.classes), "factors": [] if calibration.classes else factors,
+            # in the ladder's order, best quality first
             "quant_efficiency": [] if calibration.classes else
             [(q.name, f.decimal(calibration.quant_efficiency[q.name], 3)) for q in settings.quants
-             if q.name in calibration.quant_efficiency]  # in the ladder's order,
-            "overhead": f.decimal(calibration.overhead_ms, 2) if calibration.overhead_ms and not calibration.classes else "",
+             if q.name in calibration.quant_efficiency],
+            "overhead": f.decimal(calibration.overhead_ms, 2)
+            if calibration.overhead_ms and not calibration.classes else "",
             "range": f"{f.decimal(calibration.range_low, 1)}× – {f.decimal(calibration.range_high, 1)}×"
             if not calibration.classes else "",
             "kv_factor": f.decimal(calibration.kv_read_factor, 2) if calibration.kv_read_factor else "",
