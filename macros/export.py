@@ -228,6 +228,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "headers": headers,
         "max_context": model.architecture.max_context if model.architecture else None,
         "beyond_context": context_warning(p, model, "{context}"),
+        # The worked example's parameter count, in words as the page writes it ("8.2 billion").
+        "read_params": f.parameters(model.read_parameters_b),
         # Phrases of the worked example any row can show; the browser fills the placeholders.
         "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in working_lines(model, False)],
                     "class_lines": [p.gettext(line) for line in working_lines(model, True)],

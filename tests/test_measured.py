@@ -206,8 +206,9 @@ def test_built_pages_decode_slower_at_32k_than_at_4k(tmp_path):
                               TPS_BUILD_DE="false")
         assert result.returncode == 0, result.stderr[-2000:]
         page = page_path(site, "en", "models", "llama-3.1-8b").read_text(encoding="utf-8")
-        rows = re.findall(r'<tr data-card="([^"]+)"><td>([\d,.]+) tok/s.*?<td>(Q[^<]*|IQ[^<]*)</td><td class="tps-fit',
-                          page)
+        # Verdict, speed, card, memory, need, quant, ...: the speed and the quant of each row.
+        rows = re.findall(r'<tr data-card="([^"]+)"><td class="tps-fit-\w+">[^<]*</td><td>([\d,.]+) tok/s'
+                          r'.*?<td>((?:Q|IQ)[^<]*)</td>', page)
         speeds[context] = {card: (float(tok.replace(",", "")), quant) for card, tok, quant in rows}
     same = [(speeds[4096][c], speeds[32768][c]) for c in speeds[32768]
             if c in speeds[4096] and speeds[4096][c][1] == speeds[32768][c][1]]

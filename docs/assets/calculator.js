@@ -390,7 +390,7 @@
     var kvRead = e.memory.kv_gb * (calibration.kv_read_factor || 0);
     var ms = ((read + kvRead) / (e.card.bandwidth_gb_s * eff) + overhead / 1000) * 1000;
     var values = {
-      card: e.card.name, params: f.decimal(readB, readB >= 1 ? 1 : 2) + "B", bits: f.decimal(e.quant.bits_per_weight, 2),
+      card: e.card.name, params: labels.read_params, bits: f.decimal(e.quant.bits_per_weight, 2),
       read: f.gb(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
       overhead: f.decimal(overhead, 2), ms: f.decimal(ms, 2), tok_s: f.tokS(e.tok_s),
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
