@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .accuracy import estimates, load_rows, score
+from .accuracy import accuracy, estimates, load_rows, score
 from .catalogue import Catalogue, Portal
 from .estimator import Settings
 from .figures import EstimateTable
@@ -60,21 +60,43 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
 
 def methodology(p: Phrases, settings: Settings) -> dict:
     f = p.fmt
-    calibrations = []
-    rows, _, _ = load_rows()
+    calibrations, classes, by_backend = [], [], []
+    tg, _ = load_rows("tg")
+
+    def scored(s) -> dict:
+        return {"rows": f.count(s.runs), "devices": f.count(s.devices), "median": f.percent(s.median),
+                "p90": f.percent(s.p90), "inside": f.percent(s.inside)}
+
     for calibration in settings.calibrations.values():
-        s = score(estimates(rows, calibration), calibration)
+        result = accuracy(calibration.name)
+        if result:
+            s = result.overall
+        else:
+            s = score(estimates([r for r in tg if r.quant.name in calibration.quant_efficiency], calibration))
         factors = [(vendor, f.decimal(value, 3)) for vendor, value in calibration.vendor_factors.items()]
         factors += [(memory, f.decimal(value, 3)) for memory, value in calibration.memory_type_factors.items()]
         calibrations.append({
             "name": calibration.name, "default": calibration.name == settings.default_calibration,
-            "factors": factors,
-            "quant_efficiency": [(q, f.decimal(v, 3)) for q, v in calibration.quant_efficiency.items()],
-            "overhead": f.decimal(calibration.overhead_ms, 2) if calibration.overhead_ms else "",
-            "range": f"{f.decimal(calibration.range_low, 1)}× – {f.decimal(calibration.range_high, 1)}×",
-            "rows": f.count(s.rows), "median": f.percent(s.median), "p90": f.percent(s.p90),
-            "inside": f.percent(s.inside),
+            "classes": bool(calibration.classes), "factors": [] if calibration.classes else factors,
+            "quant_efficiency": [] if calibration.classes else
+            [(q, f.decimal(v, 3)) for q, v in calibration.quant_efficiency.items()],
+            "overhead": f.decimal(calibration.overhead_ms, 2) if calibration.overhead_ms and not calibration.classes else "",
+            "range": f"{f.decimal(calibration.range_low, 1)}× – {f.decimal(calibration.range_high, 1)}×"
+            if not calibration.classes else "",
+            "kv_factor": f.decimal(calibration.kv_read_factor, 2) if calibration.kv_read_factor else "",
+            "logo": bool(result), **scored(s),
         })
+        if result and calibration.name == settings.default_calibration:
+            for c in calibration.classes:
+                own = result.by_class.get(c.name)
+                classes.append({
+                    "name": c.name, "matches": ", ".join(c.architectures or c.memory_types or c.vendors),
+                    "efficiency": f.percent(c.efficiency), "overhead": f.decimal(c.overhead_ms, 2),
+                    "prompt": f.percent(c.prompt_efficiency),
+                    "range": f"{f.decimal(c.range_low, 2)}× – {f.decimal(c.range_high, 2)}×",
+                    "score": scored(own) if own else None})
+            for (name, backend), s in result.by_class_backend.items():
+                by_backend.append({"name": name, "backend": backend, **scored(s)})
     return {
         "fits": f.percent(settings.fits), "comfortable": f.percent(settings.comfortable),
         "context": f.count(settings.context_tokens), "floor": settings.min_quality,
@@ -83,5 +105,7 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         "reading": f.count(settings.reading_speed_tok_s),
         "quants": [(q.name, f.decimal(q.bits_per_weight, 2)) for q in settings.quants],
         "calibrations": calibrations,
+        "classes": classes,
+        "by_backend": by_backend,
         "shortfall_quant": settings.shortfall_quant,
     }

@@ -9,7 +9,7 @@ from markupsafe import Markup
 from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
-from .pages import fit_label, fit_sentence
+from .pages import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
 from .phrases import N_, NP_, Phrases
 
 
@@ -28,6 +28,7 @@ class CardRow:
     tok_range: str
     fit: str
     fit_key: str
+    measured: MeasuredMark | None = None
 
 
 @dataclass
@@ -53,6 +54,7 @@ class CardPage:
     chart_title: str
     chart_summary: str
     faq: list[tuple[str, Markup]]
+    measured_note: Markup | None = None
 
 
 class CardPageBuilder:
@@ -67,7 +69,8 @@ class CardPageBuilder:
         f = self.f
         return CardRow(model.name, model_href(model), f.parameters(model.parameters_b), e.quant.name,
                        f.gb(e.need_gb), f.tok_s(e.tok_s), f.tok_range(e.tok_s_low, e.tok_s_high),
-                       fit_label(self.p, e.fit), e.fit)
+                       fit_label(self.p, e.fit), e.fit,
+                       measured_mark(self.p, self.table.measured(model, e), model))
 
     def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
         f = self.f
@@ -111,6 +114,7 @@ class CardPageBuilder:
             description = p.t(N_("With {vram}, the {card} holds none of the {total} models we track at the "
                                  "default settings."), **v)
         chart_items = [(m.name, e.tok_s, f.tok_s(e.tok_s)) for m, e in runs[:10]]
+        rows = [self.row(m, e) for m, e in runs]
         return CardPage(
             card=card,
             title=str(p.t(N_("{card}: which models it runs, and how fast"), **v)),
@@ -119,7 +123,8 @@ class CardPageBuilder:
             intro=p.t(N_("We check every model in our catalogue against the {card} at the default context "
                          "length: the least-compressed version that fits, the memory it needs and the speed "
                          "of a single request."), **v),
-            rows=[self.row(m, e) for m, e in runs],
+            rows=rows,
+            measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
             misses=[self.miss_row(m, miss) for m, miss in misses],
             chart_items=chart_items,
             chart_title=(p.t(N_("The fastest models on the {card}"), **v)),

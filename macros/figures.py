@@ -15,6 +15,7 @@ from typing import Sequence
 from .catalogue import Card, Model
 from .estimator import (Calibration, Estimate, Settings, candidate_memories, estimate, memory_needed,
                         speed_order)
+from .measured import MeasuredIndex, Run
 
 
 @dataclass(frozen=True)
@@ -142,14 +143,19 @@ class EstimateTable:
     """Every model on every card, worked out once; read by model or by card."""
 
     def __init__(self, models: Sequence[Model], cards: Sequence[Card], settings: Settings,
-                 calibration: Calibration):
+                 calibration: Calibration, runs: Sequence[Run] = ()):
         self.settings = settings
         self.calibration = calibration
+        self.measured_index = MeasuredIndex(runs, {c.id: c for c in cards})
         self.figures = {m.id: model_figures(m, cards, settings, calibration) for m in models}
         self.by_card: dict[str, list[tuple[Model, Estimate]]] = {c.id: [] for c in cards}
         for f in self.figures.values():
             for e in f.rows + f.misses:
                 self.by_card[e.card.id].append((f.model, e))
+
+    def measured(self, model: Model, e: Estimate) -> Run | None:
+        """The measured run shown beside an estimate, if any."""
+        return self.measured_index.find(model, e.quant.name, e.card) if e.quant else None
 
     def models_run(self, card_id: str) -> int:
         return sum(1 for _, e in self.by_card[card_id] if e.fits)

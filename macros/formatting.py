@@ -77,6 +77,9 @@ class Formatter:
     def tok_s(self, value: float) -> str:
         return f"{self.significant(value)} tok/s"
 
+    def seconds(self, value: float) -> str:
+        return f"{self.significant(value)} s"
+
     def tok_range(self, low: float, high: float) -> str:
         return f"{self.integer(low)}–{self.integer(high)}"
 

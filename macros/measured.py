@@ -194,3 +194,16 @@ class MeasuredIndex:
 
 def _negated(date: str) -> tuple[int, ...]:
     return tuple(-int(part) for part in date.split("-"))
+
+
+def split_speeds(example: dict[str, str], catalogue, runs: Sequence[Run] | None = None) -> dict[int, float]:
+    """Measured tok/s of one model on 1, 2, 4 ... identical cards (the layers split across them):
+    the example's model, quant and card, decoding from an empty context, the shortest test."""
+    card = next((c for c in catalogue.cards if c.name == example["card"]), None)
+    speeds: dict[int, tuple[int, float]] = {}
+    for run in load_runs() if runs is None else runs:
+        if (card and run.card == card.id and run.model_name == example["model"] and run.quant == example["quant"]
+                and run.test == "tg" and run.depth == 0 and not run.offload):
+            if run.n_gpus not in speeds or run.tokens < speeds[run.n_gpus][0]:
+                speeds[run.n_gpus] = (run.tokens, run.tok_s)
+    return {n: tok_s for n, (_, tok_s) in speeds.items()}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Callable
 
 from markupsafe import Markup
 
@@ -16,6 +17,7 @@ from . import vocabulary
 from .catalogue import Card, Model
 from .estimator import Estimate, Settings, speed_working
 from .figures import ModelFigures
+from .measured import Run
 from .phrases import N_, NP_, Phrases
 
 # How one estimate was worked out: shown under the headline figures, and by the browser
@@ -27,6 +29,25 @@ WORKING_LINES = (
     N_("Time per token: {read} ÷ ({bandwidth} × {efficiency}) + {overhead} ms = {ms} ms, so about {tok_s}."),
     N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the card."),
 )
+# The same, for a calibration with hardware classes: the class, the KV cache read at the context
+# and the prompt. The lines with the same place in both lists say the same kind of thing.
+WORKING_CLASS_LINES = (
+    N_("Weights read per token: {params} parameters × {bits} bits ÷ 8 = {read}."),
+    N_("KV cache read per token with {context} tokens of context: {kv} × {kv_factor} = {kv_read}."),
+    N_("Memory bandwidth {bandwidth}. Cards of the class “{speed_class}” reach about {efficiency} of it and "
+       "spend {overhead} ms per token on fixed costs (kernel launches, synchronisation, sampling); both "
+       "fitted on measured llama.cpp runs."),
+    N_("Time per token: ({read} + {kv_read}) ÷ ({bandwidth} × {efficiency}) + {overhead} ms = {ms} ms, "
+       "so about {tok_s}."),
+    N_("Reading the prompt is bound by compute: about {prompt_tok_s}, so a prompt of {context} tokens "
+       "takes about {ttft} before the first token appears."),
+    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the card."),
+)
+# A measured run beside an estimate (model and card tables).
+MEASURED = N_("measured: {tok_s}")
+MEASURED_OTHER = N_("measured with {model}: {tok_s}")
+MEASURED_DETAIL = N_("{backend}, build {build}, {month}")
+MEASURED_DETAIL_NO_BUILD = N_("{backend}, {month}")
 WORKING_CHECK = N_("To check it on your own card, run llama.cpp's benchmark on the same quantization:")
 
 FIT_LABELS = {"comfortable": N_("Comfortable"), "tight": N_("Tight"), "none": N_("Does not fit")}
@@ -52,6 +73,36 @@ def card_href(card: Card) -> str:
 
 
 @dataclass
+class MeasuredMark:
+    text: str
+    detail: str
+    href: str
+
+
+def measured_mark(phrases: Phrases, run: Run | None, model: Model) -> MeasuredMark | None:
+    """The measured figure beside an estimate, with backend, build, date and its source."""
+    if run is None:
+        return None
+    f = phrases.fmt
+    year, month = (int(part) for part in run.date.split("-")[:2])
+    values = dict(tok_s=f.tok_s(run.tok_s), model=run.model_name, backend=run.backend, build=run.build,
+                  month=f.month(dt.date(year, month, 1)))
+    text = phrases.t(MEASURED if run.model == model.id else MEASURED_OTHER, **values)
+    detail = phrases.t(MEASURED_DETAIL_NO_BUILD if run.build == "unknown" else MEASURED_DETAIL, **values)
+    return MeasuredMark(str(text), str(detail), run.source)
+
+
+def measured_note(phrases: Phrases, count: int, total: int) -> Markup:
+    """How many of a table's speeds have a measurement beside them."""
+    if not count:
+        return phrases.t(N_("None of the speeds in this table has been measured yet: all are estimates."))
+    return phrases.n(NP_("{count} of the {total} speeds in this table has a measured llama.cpp run beside it; "
+                         "the others are estimates.",
+                         "{count} of the {total} speeds in this table have a measured llama.cpp run beside "
+                         "them; the others are estimates."), count, total=phrases.fmt.count(total))
+
+
+@dataclass
 class Row:
     card: str
     card_id: str
@@ -66,6 +117,7 @@ class Row:
     fit_key: str
     tok_s: str
     tok_range: str
+    measured: MeasuredMark | None = None
 
 
 @dataclass
@@ -104,19 +156,21 @@ class ModelPage:
     chart_title: str
     chart_summary: str
     workings: list[tuple[str, list[Markup], str]]
+    measured_note: Markup | None = None
 
 
 class ModelPageBuilder:
     def __init__(self, phrases: Phrases, settings: Settings, newest_published: dt.date | None,
-                 split_speeds: dict[int, float]):
+                 split_speeds: dict[int, float], measured: Callable[[Model, Estimate], Run | None] | None = None):
         self.p = phrases
         self.f = phrases.fmt
         self.settings = settings
         self.newest_published = newest_published
         self.split_speeds = split_speeds  # measured tok/s on 1, 2, ... identical cards
+        self.measured = measured or (lambda model, e: None)
 
     # ------------------------------------------------------------ helpers
-    def row(self, e: Estimate) -> Row:
+    def row(self, e: Estimate, m: Model | None = None) -> Row:
         c = e.card
         return Row(
             card=c.name, card_id=c.id, href=card_href(c), vendor=c.vendor, vram=self.f.vram(c.vram_gb),
@@ -125,7 +179,8 @@ class ModelPageBuilder:
             need=self.f.gb(e.need_gb) if e.need_gb is not None else "",
             quant=e.quant.name if e.quant else "", fit=fit_label(self.p, e.fit), fit_key=e.fit,
             tok_s=self.f.tok_s(e.tok_s) if e.tok_s else "",
-            tok_range=self.f.tok_range(e.tok_s_low, e.tok_s_high) if e.tok_s else "")
+            tok_range=self.f.tok_range(e.tok_s_low, e.tok_s_high) if e.tok_s else "",
+            measured=measured_mark(self.p, self.measured(m, e), m) if m else None)
 
     def terms(self, table: dict[str, str], keys) -> str:
         return self.f.names([self.p.term(table[k]) for k in keys])
@@ -165,7 +220,7 @@ class ModelPageBuilder:
     def build(self, m: Model, fig: ModelFigures) -> ModelPage:
         p, f = self.p, self.f
         v = self.common(m, fig)
-        rows = [self.row(e) for e in fig.rows]
+        rows = [self.row(e, m) for e in fig.rows]
         smallest = sorted(fig.rows, key=lambda e: (e.card.vram_gb, -(e.tok_s or 0)))[:SMALLEST_SHOWN]
         meta = [f.names(m.organisations)] if m.organisations else []
         meta.append(str(p.t(N_("{params} parameters"), params=v["params"])))
@@ -206,21 +261,26 @@ class ModelPageBuilder:
             faq=self.faq(m, fig, v),
             source=self.source(m),
             workings=[self.working(m, e, fig) for e in dict.fromkeys(x for x in (fig.fastest, fig.smallest) if x)],
+            measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
             **self.chart(m, fig),
         )
 
     def working(self, m: Model, e: Estimate, fig: ModelFigures) -> tuple[str, list[Markup], str]:
         """How one estimate was worked out, step by step, and the command that checks it."""
         p, f = self.p, self.f
-        w = speed_working(m, e.quant, e.card, fig.calibration)
         memory = e.memory
+        w = speed_working(m, e.quant, e.card, fig.calibration, memory.kv_gb)
         values = dict(params=f.parameters(m.read_parameters_b), bits=f.decimal(e.quant.bits_per_weight, 2),
                       read=f.gb(w.read_gb, 2), bandwidth=f.bandwidth(w.bandwidth_gb_s),
                       efficiency=f.percent(w.efficiency), overhead=f.decimal(w.overhead_ms, 2),
                       ms=f.decimal(w.seconds_per_token * 1000, 2), tok_s=f.tok_s(e.tok_s),
                       weights=f.gb(memory.weights_gb), kv=f.gb(memory.kv_gb, 2), buffer=f.gb(memory.buffer_gb),
-                      need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb))
-        lines = [p.t(line, **values) for line in WORKING_LINES]
+                      need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb),
+                      context=f.count(fig.context), kv_factor=f.decimal(fig.calibration.kv_read_factor, 2),
+                      kv_read=f.gb(w.kv_read_gb, 2), speed_class=w.class_name or "",
+                      prompt_tok_s=f.tok_s(e.prompt_tok_s) if e.prompt_tok_s else "",
+                      ttft=f.seconds(e.ttft_s) if e.ttft_s else "")
+        lines = [p.t(line, **values) for line in (WORKING_CLASS_LINES if w.class_name else WORKING_LINES)]
         title = p.t(WORKING_TITLE, card=e.card.name)
         command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
         return title, lines, command

@@ -13,7 +13,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from . import browse
-from .accuracy import split_speeds
+from .measured import load_runs, split_speeds
 from .card_pages import CardPage, CardPageBuilder
 from .catalogue import Catalogue, Portal
 from .charts import bar_chart
@@ -52,7 +52,8 @@ def estimate_table(catalogue: Catalogue, settings: Settings, calibration: str) -
     """Estimates do not depend on the language: work them out once for all four."""
     key = (id(catalogue), id(settings), calibration)
     if key not in _tables:
-        _tables[key] = EstimateTable(catalogue.models, catalogue.cards, settings, settings.calibration(calibration))
+        _tables[key] = EstimateTable(catalogue.models, catalogue.cards, settings, settings.calibration(calibration),
+                                     load_runs())
     return _tables[key]
 
 
@@ -68,7 +69,8 @@ class Renderer:
         self.calibration = settings.calibration(calibration)
         self.table = estimate_table(catalogue, settings, self.calibration.name)
         newest = max((m.published for m in catalogue.models if m.published), default=None)
-        self.models = ModelPageBuilder(p, settings, newest, split_speeds(settings.multi_gpu_example))
+        self.models = ModelPageBuilder(p, settings, newest, split_speeds(settings.multi_gpu_example, catalogue),
+                                       self.table.measured)
         self.cards = CardPageBuilder(p, catalogue, self.table, portal)
         self.confidence = p.gettext(CONFIDENCE_LABELS[self.calibration.confidence])
         self._model_pages: dict[str, ModelPage] = {}

@@ -5,7 +5,7 @@ it which language is being built. ``define_env`` is the mkdocs-macros entry
 (through ``macros/entry.py``); the ``on_*`` functions are called by
 ``macros/hooks.py``.
 
-``TPS_PREVIEW=glm-130b,glm-5`` builds only those model pages and no card pages: a quick
+``TPS_PREVIEW=glm-130b,glm-5`` builds only those model pages (and card pages whose ids are listed): a quick
 preview for translators and editors (`TPS_PREVIEW=glm-130b mkdocs serve`).
 """
 
@@ -115,7 +115,9 @@ def add_generated_pages(files, config):
         page = r.model_page(model.id)
         files.append(File.generated(config, f"{prefix}models/{model.id}.md",
                                     content=generated_page("model", model.id, page.title, page.description)))
-    for card in [] if preview else r.catalogue.cards:
+    for card in r.catalogue.cards:
+        if preview and card.id not in preview:
+            continue
         page = r.card_page(card.id)
         files.append(File.generated(config, f"{prefix}cards/{card.id}.md",
                                     content=generated_page("card", card.id, page.title, page.description)))
