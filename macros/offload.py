@@ -319,15 +319,27 @@ def offload_quants(model: Model, settings: Settings, ram: RamSettings, floor: st
     return tuple(q for q in settings.allowed_quants(floor) if q.rank >= ceiling)
 
 
+def offload_candidates(model: Model, settings: Settings, ram: RamSettings, context: int,
+                       floor: str | None = None, quant: str | None = None,
+                       kv_precision: str | None = None) -> tuple[tuple[Quant, Memory], ...]:
+    """The quants offload may use, best first, with the memory each needs: the same for every
+    card, so a page works them out once."""
+    return tuple((q, memory_needed(model, q, context, settings, kv_precision))
+                 for q in offload_quants(model, settings, ram, floor, quant))
+
+
 def offload_estimate(model: Model, card: Card, settings: Settings, calibration: Calibration,
                      system: System, ram: RamSettings | None = None, context: int | None = None,
                      floor: str | None = None, quant: str | None = None,
-                     kv_precision: str | None = None) -> OffloadEstimate | None:
-    """The best offload for a card the model does not fit, or None."""
+                     kv_precision: str | None = None,
+                     candidates: tuple[tuple[Quant, Memory], ...] | None = None) -> OffloadEstimate | None:
+    """The best offload for a card the model does not fit, or None. ``candidates`` must have
+    been worked out at ``context``."""
     ram = ram or load_ram()
     context = context or settings.context_tokens
-    for candidate in offload_quants(model, settings, ram, floor, quant):
-        memory = memory_needed(model, candidate, context, settings, kv_precision)
+    if candidates is None:
+        candidates = offload_candidates(model, settings, ram, context, floor, quant, kv_precision)
+    for candidate, memory in candidates:
         placement = place(model, memory, card, settings, system, ram)
         if placement is None:
             continue
@@ -338,4 +350,3 @@ def offload_estimate(model: Model, card: Card, settings: Settings, calibration: 
                                "offload", context / ttft if ttft else None, ttft,
                                placement, system, working)
     return None
-

@@ -28,13 +28,17 @@ def test_estimate_json_shape():
     data = json.loads(out)
     assert data["model"] == "glm-130b" and data["context"] == 4096 and data["min_quality"] == "Q3_K_M"
     # Seed figures proper are in test_seed_figures; the catalogue here also holds added machines.
-    assert data["cards_fit"] >= 38 and data["cards_fit"] == len(data["rows"])
+    fitting = [r for r in data["rows"] if r["fit"] in ("comfortable", "tight")]
+    assert data["cards_fit"] >= 38 and data["cards_fit"] == len(fitting)
+    # Cards that run it only with part of it in system RAM follow those that hold it.
+    assert [r["fit"] for r in data["rows"]] == [r["fit"] for r in fitting] + ["offload"] * data["cards_offload"]
     assert data["quant_levels"] == 5
     assert data["fastest"]["card"] == "H100 NVL 94 GB" and data["fastest"]["tok_s"] == pytest.approx(29.6, abs=0.05)
     assert data["nearest_miss"]["shortfall_gb"] == pytest.approx(21.7, abs=0.05)
     row = data["rows"][0]
     assert set(row) == {"card", "card_id", "vendor", "vram_gb", "bandwidth_gb_s", "released", "quant",
-                        "need_gb", "tok_s", "tok_s_low", "tok_s_high", "fit"}
+                        "need_gb", "tok_s", "tok_s_low", "tok_s_high", "prompt_tok_s", "ttft_s", "measured",
+                        "fit", "command"}
     assert row["released"] == "2023-03" and row["fit"] == "tight" and row["card_id"] == "h100-nvl-94gb"
 
 
