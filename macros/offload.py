@@ -59,6 +59,8 @@ class RamKind:
     name: str
     bandwidth_gb_s: float
     source: str
+    memory: str = ""      # DDR5-6000
+    channels: int = 2     # 64-bit channels
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class RamSettings:
     batch_tokens: int
     kinds: tuple[RamKind, ...]
     measured_ram: tuple[tuple[str, str], ...]   # (text the measured table starts with, kind id)
+    faq_cards: tuple[str, ...] = ()             # cards the pages quote first (the FAQ's answer)
 
     def kind(self, name: str) -> RamKind:
         for kind in self.kinds:
@@ -109,7 +112,7 @@ def read_ram(path: Path) -> RamSettings:
     kinds = []
     for k in r.mappings("kinds"):
         kinds.append(RamKind(k.text("id"), k.text("name"), k.number("bandwidth_gb_s", above=0, maximum=10_000),
-                             k.text("source")))
+                             k.text("source"), k.text("memory"), k.integer("channels", minimum=1)))
         k.finish()
     measured = []
     for m in r.mappings("measured_ram"):
@@ -129,6 +132,7 @@ def read_ram(path: Path) -> RamSettings:
         batch_tokens=r.integer("batch_tokens", minimum=1),
         kinds=tuple(kinds),
         measured_ram=tuple(measured),
+        faq_cards=r.texts("faq_cards"),
     )
     for reader in (default, spread, r):
         reader.finish()
