@@ -41,6 +41,8 @@ def fitted_yaml(calibration, kv: float, overhead: float, ranges: dict) -> str:
             keys.append(f"architectures: [{', '.join(c.architectures)}]")
         if c.memory_types:
             keys.append(f"memory_types: [{', '.join(c.memory_types)}]")
+        if c.group:
+            keys.append(f"group: {c.group}")
         low, high = ranges[c.name]
         lines.append("      - {" + ", ".join(keys) + ",\n         "
                      f"efficiency: {c.efficiency:.3f}, overhead_ms: {c.overhead_ms:.2f}, "

@@ -11,7 +11,7 @@ depth) / (bandwidth x efficiency) + overhead. Fitted by a robust (Huber) least s
 log(estimate / measured): for a given ``kv_read_factor`` the classes are independent, each a
 search over overhead (0.25 ms grid, pulled towards the all-card overhead so that a class with
 one model size keeps a sensible value) and efficiency (golden section). A class with runs on
-fewer than ``MIN_DEVICES`` devices takes its vendor's constants (all that vendor's runs).
+fewer than ``MIN_DEVICES`` devices takes its group's constants (else its vendor's).
 
 Leave one device out: every chip's runs are predicted by constants fitted without that chip
 (its class refitted; ``kv_read_factor`` held), which is how a card nobody measured is estimated.
@@ -33,6 +33,7 @@ from .measured import MEASURED_FILE, Run, chip_of, load_runs
 MIN_DEVICES = 2          # a class needs runs on this many chips for constants of its own
 HUBER_DELTA = 0.15       # residuals (log) beyond this count linearly: a few odd runs do not steer the fit
 OVERHEAD_PULL = 0.02     # penalty per ms^2 away from the all-card overhead, per run
+DEPTH_NEEDS_LAYOUT = 1024  # tokens of context beyond which a run's KV cache must come from a recorded layout
 OVERHEAD_GRID_MS = [step / 4 for step in range(0, 49)]
 
 
@@ -73,6 +74,11 @@ def load_rows(test: str = "tg", runs: Sequence[Run] | None = None) -> tuple[list
             skipped.append(f"line {run.line}: " + ("card " + run.card if card is None else "quant " + run.quant))
             continue
         record = catalogue.models_by_id.get(run.model or "")
+        if run.mean_depth > DEPTH_NEEDS_LAYOUT and not (record and record.architecture):
+            # Deep in a context whose KV cache we cannot size (hybrid and linear-attention models
+            # keep far less than the size-based guess): it would teach the fit nothing true.
+            skipped.append(f"line {run.line}: depth {run.depth} without an attention layout")
+            continue
         model = Model(run.model or run.model_name, run.model_name, str(MEASURED_FILE.name), True, run.params_b,
                       run.active_b, architecture=record.architecture if record else None)
         if model.architecture:
@@ -166,7 +172,7 @@ class ClassFit:
     overhead_ms: float
     prompt_efficiency: float
     prompt_flop_per_byte: float
-    own: bool            # fitted on its own runs (else its vendor's or everyone's)
+    own: bool            # fitted on its own runs (else its group's, vendor's or everyone's)
 
 
 def _prompt_ratio(rows: Sequence[Row], calibration: Calibration, with_tflops: bool) -> float | None:
@@ -183,13 +189,14 @@ def _prompt_ratio(rows: Sequence[Row], calibration: Calibration, with_tflops: bo
 
 def fit_class(speed_class: SpeedClass, tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
               shared_overhead_ms: float) -> ClassFit:
-    """Constants of one class: from its own runs, else its vendor's, else everyone's."""
+    """Constants of one class: from its own runs, else its group's, its vendor's, everyone's."""
     classes, kv = calibration.classes, calibration.kv_read_factor
 
     def widen(rows: Sequence[Row]) -> list[list[Row]]:
         own = [r for r in rows if class_of(r.card, classes) is speed_class]
+        group = [r for r in rows if speed_class.group and class_of(r.card, classes).group == speed_class.group]
         vendor = [r for r in rows if not speed_class.vendors or r.card.vendor in speed_class.vendors]
-        return [own, vendor, list(rows)]
+        return [own, group, vendor, list(rows)]
 
     decode = next(((group, i == 0) for i, group in enumerate(widen(tg))
                    if len({r.chip for r in group}) >= MIN_DEVICES), (None, False))

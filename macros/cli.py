@@ -212,7 +212,7 @@ def command_estimate(args) -> None:
                             context=args.context, floor=args.min_quality, quant=args.quant,
                             kv_precision=args.kv_cache, system=system)
     if args.json:
-        index = MeasuredIndex(load_runs(), catalogue.cards_by_id)
+        index = MeasuredIndex(load_runs(), catalogue.cards_by_id, catalogue.models_by_id)
         print(json.dumps(figures_json(figures, args.all, index), ensure_ascii=False, indent=2))
     else:
         print_figures(figures, args.all)

@@ -18,24 +18,33 @@ The method, as on the methodology page:
 
    - ``seed`` (the public calculator's formula): efficiency = quant efficiency x
      vendor factor x architecture factor; no fixed cost.
-   - ``measured`` (fitted on measured single-GPU llama.cpp decode speeds,
-     ``data/measured-llama-cpp.tsv``; ``benchmarks/accuracy.py`` refits
-     and scores it): time per token is a memory-bound part plus a fixed cost::
+   - ``measured`` (fitted on measured single-GPU llama.cpp runs,
+     ``data/measured/llama-cpp.tsv``; ``benchmarks/accuracy.py --fit`` prints its
+     constants, which are pasted into the YAML): every card falls in a hardware
+     class (``classes``: vendor, architecture generation, memory type; the first
+     that matches), and time per token is a memory-bound part plus the class's
+     fixed cost::
 
-         seconds per token = bytes read per token / (bandwidth x efficiency)
-                             + overhead_ms / 1000
+         seconds per token = (weights read + kv_read_factor x KV cache at the context)
+                             / (bandwidth x class efficiency) + class overhead_ms / 1000
          tok/s = 1 / seconds per token
 
-     where efficiency comes from the card's class: ``memory_type_factors`` when
-     the card's memory type is listed there (HBM), otherwise ``vendor_factors``.
-     ``overhead_ms`` is the per-token cost that does not shrink with the model
-     (kernel launches, synchronisation, sampling); it is why small models run
-     further below the bandwidth bound than large ones. The measurements cover
-     only Q4_K_M among our quants, so its quant efficiencies are all 1: bytes
-     read already scale with bits per weight. No constant belongs to one card.
+     The KV cache is read for every new token, so a row at 32,768 tokens is slower
+     than at 4,096. ``overhead_ms`` is the per-token cost that does not shrink with
+     the model (kernel launches, synchronisation, sampling); it is why small models
+     run further below the bandwidth bound than large ones. Bytes read already scale
+     with bits per weight, so the quant efficiencies are all 1. The range is the
+     class's (its leave-one-device-out error, wider where the class rests on few
+     devices). No constant belongs to one card.
 
-   Optional keys (``memory_type_factors``, ``overhead_ms``) default to none and 0,
-   which leaves a calibration on the plain formula.
+5. **Prompt** (calibrations with classes): compute bound, two FLOP per active
+   parameter and token: ``prompt tok/s = peak TFLOPS x class prompt_efficiency /
+   (2 x active parameters)`` (``prompt_flop_per_byte x bandwidth`` for machines
+   without a TFLOPS figure); time to first token = context / prompt tok/s.
+
+   Optional keys (``memory_type_factors``, ``overhead_ms``, ``classes``,
+   ``kv_read_factor``) default to none and 0, which leaves a calibration on the plain
+   formula.
 
 Nothing here formats or knows about pages: it returns records.
 
@@ -83,6 +92,8 @@ class SpeedClass:
     prompt_flop_per_byte: float
     range_low: float
     range_high: float
+    # Classes of a group lend each other their runs when one has too few (fitting only).
+    group: str | None = None
 
     def matches(self, card: Card) -> bool:
         return ((not self.vendors or card.vendor in self.vendors)
@@ -232,6 +243,7 @@ def read_speed_class(r: FieldReader) -> SpeedClass:
         prompt_flop_per_byte=r.number("prompt_flop_per_byte", above=0, maximum=100_000),
         range_low=range_reader.number("low", above=0, maximum=1),
         range_high=range_reader.number("high", minimum=1, maximum=100),
+        group=r.text("group", required=False),
     )
     range_reader.finish()
     r.finish()

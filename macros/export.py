@@ -26,7 +26,9 @@ from pathlib import Path
 
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
-from .pages import FIT_LABELS, WORKING_CHECK, WORKING_LINES, WORKING_TITLE, fit_label
+from .measured import Run, chip_of, load_runs, MeasuredIndex
+from .pages import (FIT_LABELS, MEASURED, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD, MEASURED_OTHER,
+                    WORKING_CHECK, WORKING_CLASS_LINES, WORKING_LINES, WORKING_TITLE, fit_label)
 from .phrases import N_, NP_, Phrases
 
 ASSET_PATH = "assets/tps-data.json"
@@ -81,6 +83,7 @@ def card_data(c: Card) -> dict:
         "memory_type": c.memory_type,
         "architecture": c.architecture,
         "compute_tflops": c.compute_tflops,
+        "chip": chip_of(c),
     }
 
 
@@ -93,7 +96,28 @@ def model_data(m: Model) -> dict:
     }
 
 
-def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None = None) -> dict:
+def measured_data(catalogue: Catalogue, runs: tuple[Run, ...]) -> dict:
+    """Per model, the decode runs its rows may show (macros/measured.py), ranked as Python ranks
+    them after model and card: the browser picks the same run as the pages."""
+    index = MeasuredIndex(runs, catalogue.cards_by_id, catalogue.models_by_id)
+    out = {}
+    for model in catalogue.models:
+        found = []
+        for (chip, _), chip_runs in index.by_chip.items():
+            for run in chip_runs:
+                if index.matches(run, model):
+                    found.append((index.rank_key(run), chip, run))
+        if found:
+            found.sort(key=lambda item: item[0])
+            out[model.id] = [{"chip": chip, "card": run.card, "quant": run.quant, "own": run.model == model.id,
+                              "rank": rank, "tok_s": run.tok_s, "backend": run.backend, "build": run.build,
+                              "date": run.date, "source": run.source, "model_name": run.model_name}
+                             for rank, (_, chip, run) in enumerate(found)]
+    return out
+
+
+def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None = None,
+              runs: tuple[Run, ...] | None = None) -> dict:
     """Everything the browser estimator reads. ``calibration`` is the one the site's pages use;
     all of them are exported (the parity test runs each)."""
     used = settings.calibration(calibration)
@@ -105,6 +129,7 @@ def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None 
         # In catalogue order (vendor, then name): the order the pages rank from.
         "cards": [card_data(c) for c in catalogue.cards],
         "models": {m.id: model_data(m) for m in catalogue.models},
+        "measured": measured_data(catalogue, load_runs() if runs is None else runs),
     }
 
 
@@ -166,5 +191,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "headers": headers,
         # Phrases of the worked example any row can show; the browser fills the placeholders.
         "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in WORKING_LINES],
+                    "class_lines": [p.gettext(line) for line in WORKING_CLASS_LINES],
                     "check": p.gettext(WORKING_CHECK)},
+        "measured": {"text": p.gettext(MEASURED), "other": p.gettext(MEASURED_OTHER),
+                     "detail": p.gettext(MEASURED_DETAIL), "detail_no_build": p.gettext(MEASURED_DETAIL_NO_BUILD)},
     }

@@ -160,7 +160,7 @@ class EstimateTable:
                  calibration: Calibration, runs: Sequence[Run] = ()):
         self.settings = settings
         self.calibration = calibration
-        self.measured_index = MeasuredIndex(runs, {c.id: c for c in cards})
+        self.measured_index = MeasuredIndex(runs, {c.id: c for c in cards}, {m.id: m for m in models})
         self.figures = {m.id: model_figures(m, cards, settings, calibration) for m in models}
         self.by_card: dict[str, list[tuple[Model, Estimate]]] = {c.id: [] for c in cards}
         self.offload_by_card: dict[str, list[tuple[Model, OffloadEstimate]]] = {c.id: [] for c in cards}

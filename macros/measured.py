@@ -158,7 +158,15 @@ def chip_of(card: Card) -> str:
     return getattr(card, "chip", None) or card.id
 
 
-def same_size(run: Run, model: Model) -> bool:
+def same_size(run: Run, model: Model, models_by_id: dict[str, Model] | None = None) -> bool:
+    """Same size and kind; when the run names a catalogue model with a recorded attention layout,
+    that layout must be the model's too (a 14B Qwen is not a 14B Phi)."""
+    other = (models_by_id or {}).get(run.model or "")
+    if other and other.architecture and model.architecture:
+        mine, theirs = model.architecture, other.architecture
+        if (mine.layers, mine.attention, mine.kv_heads, mine.head_dim) != \
+                (theirs.layers, theirs.attention, theirs.kv_heads, theirs.head_dim):
+            return False
     if run.is_moe != model.is_moe:
         return False
     if abs(run.params_b / model.parameters_b - 1) > SIZE_TOLERANCE:
@@ -169,8 +177,10 @@ def same_size(run: Run, model: Model) -> bool:
 class MeasuredIndex:
     """Decode runs on one GPU, found by chip and quant."""
 
-    def __init__(self, runs: Sequence[Run], cards_by_id: dict[str, Card]):
+    def __init__(self, runs: Sequence[Run], cards_by_id: dict[str, Card],
+                 models_by_id: dict[str, Model] | None = None):
         self.cards_by_id = cards_by_id
+        self.models_by_id = models_by_id or {}
         self.by_chip: dict[tuple[str, str], list[Run]] = {}
         for run in runs:
             card = cards_by_id.get(run.card)
@@ -184,12 +194,17 @@ class MeasuredIndex:
         Preferred: the model itself over one of the same size, the card itself over another of
         its chip, the shallowest context, then the newest run.
         """
-        candidates = [r for r in self.by_chip.get((chip_of(card), quant.casefold()), ())
-                      if r.model == model.id or same_size(r, model)]
+        candidates = [r for r in self.by_chip.get((chip_of(card), quant.casefold()), ()) if self.matches(r, model)]
         if not candidates:
             return None
-        return min(candidates, key=lambda r: (r.model != model.id, r.card != card.id, r.mean_depth,
-                                              _negated(r.date), r.line))
+        return min(candidates, key=lambda r: (r.model != model.id, r.card != card.id, self.rank_key(r)))
+
+    def matches(self, run: Run, model: Model) -> bool:
+        return run.model == model.id or same_size(run, model, self.models_by_id)
+
+    @staticmethod
+    def rank_key(run: Run) -> tuple:
+        return (run.mean_depth, _negated(run.date), run.line)
 
 
 def _negated(date: str) -> tuple[int, ...]:

@@ -1,22 +1,15 @@
-"""The ``measured`` calibration against measured llama.cpp decode speeds.
+"""The ``measured`` calibration (hardware classes) against measured llama.cpp runs.
 
-Measurements: data/measured-llama-cpp.tsv (single-GPU rows; see benchmarks/accuracy.py).
+Measurements: data/measured/llama-cpp.tsv, scored leaving one device out (macros/accuracy.py,
+the same code as benchmarks/accuracy.py and the methodology page).
 """
 
 import dataclasses
-import importlib.util
-import sys
 
 import pytest
 
-from macros.estimator import estimate, tokens_per_second
-
-from .conftest import ROOT
-
-spec = importlib.util.spec_from_file_location("accuracy", ROOT / "benchmarks" / "accuracy.py")
-accuracy = importlib.util.module_from_spec(spec)
-sys.modules.setdefault("accuracy", accuracy)
-spec.loader.exec_module(accuracy)
+from macros import accuracy
+from macros.estimator import estimate, prompt_tokens_per_second, tokens_per_second
 
 
 @pytest.fixture(scope="module")
@@ -24,18 +17,16 @@ def measured(settings):
     return settings.calibration("measured")
 
 
-@pytest.mark.parametrize("model_id, card_id, tok_s, within", [
-    ("llama-3-8b", "geforce-rtx-4090", 130.58, 0.05),          # consumer NVIDIA, GDDR6X
-    ("llama-3-70b", "a100-sxm4-80gb", 24.61, 0.10),            # datacenter NVIDIA, HBM2e
-    ("llama-3.2-3b", "radeon-rx-7900-xt", 108.58, 0.30),       # AMD (Vulkan): the loosest class
-    ("llama-3-70b", "apple-m2-ultra-192gb", 12.48, 0.10),      # Apple unified memory
-    ("llama-3.1-70b", "nvidia-dgx-spark-128gb", 4.71, 0.15),   # GB10, LPDDR5X
-])
-def test_measured_cases_fall_inside_the_shown_range(catalogue, settings, measured, model_id, card_id, tok_s,
-                                                    within):
-    e = estimate(catalogue.model(model_id), catalogue.card(card_id), settings, measured, quant="Q4_K_M")
-    assert e.tok_s_low <= tok_s <= e.tok_s_high
-    assert e.tok_s == pytest.approx(tok_s, rel=within)
+@pytest.fixture(scope="module")
+def result():
+    return accuracy.accuracy("measured")
+
+
+def test_every_card_falls_in_a_class_of_its_vendor_or_memory(catalogue, measured):
+    for card in catalogue.cards:
+        speed_class = measured.speed_class(card)
+        assert speed_class is not None, card.id
+        assert card.vendor in speed_class.vendors or (card.memory_type or "") in speed_class.memory_types, card.id
 
 
 def test_fixed_cost_slows_small_models_more(catalogue, settings, measured):
@@ -48,31 +39,65 @@ def test_fixed_cost_slows_small_models_more(catalogue, settings, measured):
 
 
 def test_moe_reads_active_parameters(catalogue, settings, measured):
-    # No MoE model is among the measurements; the rule is the estimator's: decode reads
-    # the active experts, so Mixtral 8x7B runs as fast as a dense model of 12.9B.
+    # Decode reads the active experts, so Mixtral 8x7B runs as fast as a dense model of 12.9B;
+    # prompt processing, too, works on the active parameters.
     mixtral = catalogue.model("mixtral-8x7b")
     dense = dataclasses.replace(mixtral, parameters_b=mixtral.active_parameters_b,
                                 active_parameters_b=None, experts_total=None, experts_active=None)
     card, q4 = catalogue.card("a100-sxm4-80gb"), settings.quant("Q4_K_M")
     assert tokens_per_second(mixtral, q4, card, measured) == pytest.approx(
         tokens_per_second(dense, q4, card, measured))
+    assert prompt_tokens_per_second(mixtral, card, measured) == pytest.approx(
+        prompt_tokens_per_second(dense, card, measured))
 
 
-def test_measured_calibration_meets_the_accuracy_targets(measured):
-    rows, _, skipped = accuracy.load_rows()
-    assert len(rows) >= 45 and skipped == ["M1 7-Core GPU 8GB"]
-    assert measured.range_low >= 0.6 and measured.range_high <= 1.6
-    s = accuracy.score(accuracy.estimates(rows, measured), measured)
-    assert s.median < 0.15
-    assert s.p90 < 0.40
-    assert s.inside >= 0.90
+def test_longer_context_reads_more_and_waits_longer(catalogue, settings, measured):
+    model, card = catalogue.model("llama-3.1-8b"), catalogue.card("geforce-rtx-4090")
+    short, long = (estimate(model, card, settings, measured, context=c, quant="Q4_K_M") for c in (4096, 32768))
+    assert long.tok_s < short.tok_s
+    assert long.ttft_s == pytest.approx(8 * short.ttft_s)
+    assert short.ttft_s == pytest.approx(4096 / short.prompt_tok_s)
 
 
-def test_measured_beats_seed(seed, measured):
-    rows, _, _ = accuracy.load_rows()
-    assert accuracy.score(accuracy.estimates(rows, measured), measured).median < \
-        accuracy.score(accuracy.estimates(rows, seed), seed).median
+def test_prompt_speed_follows_peak_compute_within_a_class(catalogue, measured):
+    model = catalogue.model("llama-3.1-8b")
+    ada = [c for c in catalogue.cards if c.architecture == "Ada Lovelace" and c.compute_tflops
+           and measured.speed_class(c).name == measured.speed_class(catalogue.card("geforce-rtx-4090")).name]
+    slow, fast = min(ada, key=lambda c: c.compute_tflops), max(ada, key=lambda c: c.compute_tflops)
+    assert prompt_tokens_per_second(model, fast, measured) / prompt_tokens_per_second(model, slow, measured) == \
+        pytest.approx(fast.compute_tflops / slow.compute_tflops)
 
 
-def test_seed_calibration_has_no_fixed_cost(seed):
+def test_ranges_are_per_class(catalogue, measured):
+    ranges = {measured.speed_range(c) for c in catalogue.cards}
+    assert len(ranges) > 3
+    assert all(low < 1 < high for low, high in ranges)
+
+
+def test_leave_one_device_out_error_meets_the_targets(result):
+    assert result.overall.runs >= 100 and result.overall.devices >= 20
+    assert result.overall.median <= 0.15
+    assert result.overall.inside >= 0.80
+
+
+@pytest.mark.xfail(reason="issue 11 target not reached yet: AMD RDNA4 (two devices) and classes resting on one "
+                          "device are above 25 % (benchmarks/accuracy.py prints them)", strict=False)
+def test_no_class_is_above_25_percent(result):
+    assert all(s.median <= 0.25 for s in result.by_class.values()), result.by_class
+
+
+def test_methodology_scores_come_from_the_benchmark_code(result, measured):
+    tg, _ = accuracy.load_rows("tg")
+    pairs, _ = accuracy.leave_one_device_out(tg, [], measured, measured.overhead_ms)
+    assert accuracy.score(pairs).median == pytest.approx(result.overall.median)
+
+
+def test_measured_beats_seed(seed, result):
+    tg, _ = accuracy.load_rows("tg")
+    seed_rows = [r for r in tg if r.quant.name in seed.quant_efficiency]
+    assert result.overall.median < accuracy.score(accuracy.estimates(seed_rows, seed)).median
+
+
+def test_seed_calibration_has_no_fixed_cost_classes_or_context_term(seed):
     assert seed.overhead_ms == 0 and seed.memory_type_factors == {}
+    assert seed.classes == () and seed.kv_read_factor == 0

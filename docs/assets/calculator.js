@@ -148,7 +148,7 @@
         var prompt = promptTokensPerSecond(model, card, calibration);
         return { card: card, quant: c.quant, memory: c.memory, need_gb: c.memory.total_gb, tok_s: tokS,
                  tok_s_low: tokS * range.low, tok_s_high: tokS * range.high, fit: fit,
-                 prompt_tok_s: prompt, ttft_s: prompt ? context / prompt : null };
+                 prompt_tok_s: prompt, ttft_s: prompt ? context / prompt : null, context: context };
       }
     }
     // Not fitting: the memory it would need is known only when one quant was in question.
@@ -206,6 +206,7 @@
     var rows = [], misses = [];
     data.cards.forEach(function (card) {
       var e = estimate(model, card, settings, calibration, candidates, context);
+      e.measured = findMeasured(data, modelId, e);
       (e.fit === "none" ? misses : rows).push(e);
     });
     rows.sort(speedOrder);
@@ -229,7 +230,25 @@
     var context = options.context || settings.context_tokens;
     var candidates = candidateMemories(model, settings, context, options.floor || settings.min_quality,
                                        options.kvPrecision);
-    return estimate(model, card, settings, calibration, candidates, context);
+    var e = estimate(model, card, settings, calibration, candidates, context);
+    e.measured = findMeasured(data, modelId, e);
+    return e;
+  }
+
+  // The measured run shown beside an estimate (macros/measured.py MeasuredIndex.find): same chip
+  // and quant; the model itself before one of its size, the card itself before its chip-mates,
+  // then the order of Python's ranking (shallowest context, newest, first in the file).
+  function findMeasured(data, modelId, e) {
+    if (!e.quant || !data.measured) return null;
+    var runs = data.measured[modelId] || [];
+    var chip = e.card.chip || e.card.id;
+    var best = null, bestKey = null;
+    runs.forEach(function (r) {
+      if (r.chip !== chip || r.quant.toLowerCase() !== e.quant.name.toLowerCase()) return;
+      var key = [r.own ? 0 : 1, r.card === e.card.id ? 0 : 1, r.rank];
+      if (!best || compareKeys(key, bestKey) < 0) { best = r; bestKey = key; }
+    });
+    return best;
   }
 
   // ------------------------------------------------------------ numbers (macros/formatting.py)
@@ -309,6 +328,7 @@
       return (value >= 100 ? this.integer(value) : this.decimal(value, 1)) + " " + this.unit("GB/s");
     },
     tokS: function (value) { return this.significant(value) + " tok/s"; },
+    seconds: function (value) { return this.significant(value) + " s"; },
     tokRange: function (low, high) { return this.integer(low) + "\u2013" + this.integer(high); },
     month: function (isoDate) {
       var parts = String(isoDate).split("-");
@@ -338,18 +358,24 @@
     var readB = model.active_parameters_b || model.parameters_b;
     var read = weightsGb(readB, e.quant);
     var eff = efficiency(calibration, e.quant, e.card);
-    var overhead = calibration.overhead_ms || 0;
-    var ms = (read / (e.card.bandwidth_gb_s * eff) + overhead / 1000) * 1000;
+    var overhead = overheadMs(calibration, e.card);
+    var cls = speedClass(calibration, e.card);
+    var kvRead = e.memory.kv_gb * (calibration.kv_read_factor || 0);
+    var ms = ((read + kvRead) / (e.card.bandwidth_gb_s * eff) + overhead / 1000) * 1000;
     var values = {
       card: e.card.name, params: f.decimal(readB, readB >= 1 ? 1 : 2) + "B", bits: f.decimal(e.quant.bits_per_weight, 2),
       read: f.gb(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
       overhead: f.decimal(overhead, 2), ms: f.decimal(ms, 2), tok_s: f.tokS(e.tok_s),
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
       need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
+      context: f.count(e.context), kv_factor: f.decimal(calibration.kv_read_factor || 0, 2), kv_read: f.gb(kvRead, 2),
+      speed_class: cls ? cls.name : "", prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
+      ttft: e.ttft_s ? f.seconds(e.ttft_s) : "",
     };
     var w = labels.working;
+    var lines = cls ? w.class_lines : w.lines;
     return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
-      w.lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
+      lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
       "</ul><p>" + escapeHtml(w.check) + "</p><pre><code>" +
       escapeHtml("llama-bench -m " + labels.model + "-" + e.quant.name + ".gguf -p 0 -n 128 -ngl 99") + "</code></pre>";
   }
@@ -367,6 +393,15 @@
     var speed = e.tok_s
       ? escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) + "</small>"
       : "";
+    var run = e.measured;
+    if (run && labels.measured) {
+      var m = labels.measured;
+      var values = { tok_s: f.tokS(run.tok_s), model: run.model_name, backend: run.backend, build: run.build,
+                     month: f.month(run.date) };
+      speed += '<br><small class="tps-measured">' + fillPhrase(run.own ? m.text : m.other, values) +
+        ' (<a href="' + escapeHtml(run.source) + '">' +
+        fillPhrase(run.build === "unknown" ? m.detail_no_build : m.detail, values) + "</a>)</small>";
+    }
     return '<tr data-card="' + escapeHtml(c.id) + '"><td>' + speed + "</td>" +
       '<td><a href="' + escapeHtml(cardHref(c)) + '">' + escapeHtml(c.name) + "</a> <small>" + escapeHtml(c.vendor) +
       "</small></td><td>" + escapeHtml(f.vram(c.vram_gb)) + "</td><td>" + escapeHtml(f.bandwidth(c.bandwidth_gb_s)) +

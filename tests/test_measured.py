@@ -1,0 +1,228 @@
+"""Measured runs beside estimates, prompt speed and decode that slows with context.
+
+Measurements: data/measured/llama-cpp.tsv (macros/measured.py). The pairs the tests look at
+are found in the data, not written here: the first model row that has a measured run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from macros.errors import DataError
+from macros.figures import EstimateTable
+from macros.measured import COLUMNS, MeasuredIndex, load_runs, read_runs
+from macros.phrases import LANGUAGES, Phrases
+from macros.pages import measured_note
+
+from .conftest import ROOT
+from .project_copy import copy_project, mkdocs_build
+from .site_build import page_path, visible_text
+
+GOOD = ["geforce-rtx-4090", "RTX 4090", "CUDA", "b6123", "2025-08-01", "llama-3-8b", "Llama 3 8B", "8", "",
+        "Q4_K_M", "tg", "128", "0", "150.5", "1", "", "", "https://example.org/run", ""]
+
+
+def write_table(tmp_path, *rows):
+    path = tmp_path / "runs.tsv"
+    lines = ["# comment", "\t".join(COLUMNS)] + ["\t".join(row) for row in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_good_table_reads_into_typed_runs(tmp_path):
+    run, = read_runs(write_table(tmp_path, GOOD))
+    assert (run.card, run.backend, run.tok_s, run.tokens, run.depth, run.line) == \
+        ("geforce-rtx-4090", "CUDA", 150.5, 128, 0, 3)
+    assert run.mean_depth == 64 and run.on_one_gpu
+
+
+@pytest.mark.parametrize("column, value, expected", [
+    ("tok_s", "fast", "a number"),
+    ("backend", "OpenCL", "one of CUDA"),
+    ("date", "2025-13-01", "a real date"),
+    ("source", "javascript:alert(1)", "a web address"),
+    ("test", "bench", "tg or pp"),
+    ("active_b", "9", "at most params_b"),
+])
+def test_bad_cells_name_file_line_and_column(tmp_path, column, value, expected):
+    row = list(GOOD)
+    row[COLUMNS.index(column)] = value
+    path = write_table(tmp_path, GOOD, row)
+    with pytest.raises(DataError) as error:
+        read_runs(path)
+    message = str(error.value)
+    assert "\n" not in message
+    assert f"runs.tsv:4: {column}: expected {expected}" in message
+
+
+def test_a_short_line_and_a_wrong_header_are_one_line_errors(tmp_path):
+    with pytest.raises(DataError, match=r"runs.tsv:3: \(line\): expected 19 tab-separated columns"):
+        read_runs(write_table(tmp_path, GOOD[:5]))
+    path = tmp_path / "header.tsv"
+    path.write_text("card\tdevice\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"header.tsv:1: \(header\): expected the columns card device"):
+        read_runs(path)
+
+
+def test_the_command_says_which_line_is_bad(tmp_path):
+    row = list(GOOD)
+    row[COLUMNS.index("tok_s")] = "-3"
+    copy = copy_project(tmp_path / "project", keep_models=("llama-3.1-8b",))
+    (copy / "data" / "measured").mkdir(exist_ok=True)
+    write_table(copy / "data" / "measured", GOOD, row).rename(copy / "data" / "measured" / "llama-cpp.tsv")
+    result = subprocess.run([sys.executable, "-m", "macros", "estimate", "llama-3.1-8b", "--json"], cwd=copy,
+                            capture_output=True, text=True, env={"PYTHONPATH": str(copy), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "tps-atlas: data/measured/llama-cpp.tsv:4: tok_s: expected a number above 0, found '-3'"]
+
+
+# ---------------------------------------------------------------- which run a row shows
+
+@pytest.fixture(scope="module")
+def table(catalogue, settings):
+    return EstimateTable(catalogue.models, catalogue.cards, settings, settings.calibration(), load_runs())
+
+
+@pytest.fixture(scope="module")
+def measured_pair(table, catalogue):
+    """The first (model, estimate, run) of the catalogue with a measured run beside it."""
+    for model in catalogue.models:
+        for e in table.figures[model.id].rows:
+            run = table.measured(model, e)
+            if run:
+                return model, e, run
+    pytest.skip("no model row has a measured run at its quant")
+
+
+def test_a_row_shows_a_run_of_its_quant_on_its_chip(measured_pair, catalogue):
+    model, e, run = measured_pair
+    assert run.quant == e.quant.name and run.test == "tg" and run.on_one_gpu
+    assert run.card == e.card.id or catalogue.card(run.card).vram_gb != e.card.vram_gb
+    assert run.model == model.id or abs(run.params_b / model.parameters_b - 1) <= 0.05
+
+
+def test_a_different_quant_or_size_shows_no_run(catalogue):
+    model = catalogue.model("llama-3-8b")
+    card = catalogue.card("geforce-rtx-4090")
+    runs = [r for r in load_runs() if r.card == card.id and r.test == "tg" and r.model == model.id]
+    if not runs:
+        pytest.skip("no run of llama-3-8b on the RTX 4090")
+    index = MeasuredIndex(runs, catalogue.cards_by_id, catalogue.models_by_id)
+    assert index.find(model, runs[0].quant, card) is not None
+    assert index.find(model, "IQ4_XS" if runs[0].quant != "IQ4_XS" else "Q6_K", card) is None
+    assert index.find(catalogue.model("llama-3-70b"), runs[0].quant, card) is None
+
+
+# ---------------------------------------------------------------- the command
+
+def estimate_json(*args):
+    result = subprocess.run([sys.executable, "-m", "macros", "estimate", *args, "--json"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_command_rows_carry_prompt_speed_time_to_first_token_and_measured(measured_pair):
+    model, e, run = measured_pair
+    out = estimate_json(model.id, "--quant", e.quant.name)
+    row = next(r for r in out["rows"] if r["card_id"] == e.card.id)
+    assert row["measured"] == {"tok_s": run.tok_s, "backend": run.backend, "build": run.build, "date": run.date,
+                               "source": run.source, "model_name": run.model_name, "depth": run.depth}
+    assert row["prompt_tok_s"] > row["tok_s"]
+    assert row["ttft_s"] == pytest.approx(out["context"] / row["prompt_tok_s"], rel=0.01)
+    assert any(r["measured"] is None for r in out["rows"])
+
+
+def test_command_decodes_slower_at_32k_than_at_4k():
+    short = estimate_json("llama-3.1-8b", "--quant", "Q4_K_M", "--context", "4096")
+    long = estimate_json("llama-3.1-8b", "--quant", "Q4_K_M", "--context", "32768")
+    speeds = {r["card_id"]: r["tok_s"] for r in short["rows"]}
+    compared = [(speeds[r["card_id"]], r["tok_s"]) for r in long["rows"] if r["card_id"] in speeds]
+    assert len(compared) > 100
+    assert all(b < a for a, b in compared)
+    ttft = {r["card_id"]: r["ttft_s"] for r in short["rows"]}
+    assert all(r["ttft_s"] > ttft[r["card_id"]] for r in long["rows"] if r["card_id"] in ttft)
+
+
+# ---------------------------------------------------------------- built pages
+
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory, measured_pair):
+    """The measured pair's model and card pages, in all four languages."""
+    model, e, _ = measured_pair
+    site = tmp_path_factory.mktemp("measured-site")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "-d", str(site)], cwd=ROOT,
+                            env={**__import__("os").environ, "TPS_PREVIEW": f"{model.id},{e.card.id}",
+                                 "NO_MKDOCS_2_WARNING": "1", "TPS_CALIBRATION": ""},
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return site
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_measured_figures_show_on_model_and_card_pages(preview, measured_pair, table, language):
+    model, e, run = measured_pair
+    p = Phrases(language)
+    f = p.fmt
+    for kind, page_id, rows in (("models", model.id, table.figures[model.id].rows),
+                                ("cards", e.card.id, [x for _, x in table.card_rows(e.card.id)[0]])):
+        page = page_path(preview, language, kind, page_id).read_text(encoding="utf-8")
+        marks = re.findall(r'<small class="tps-measured">(.*?)</small>', page)
+        assert marks, (kind, language)
+        assert any(f.tok_s(run.tok_s) in mark and f'href="{run.source}"' in mark and run.backend in mark
+                   for mark in marks)
+        text = visible_text(page)
+        assert re.sub(r"\s+", " ", str(measured_note(p, len(marks), len(rows)))) in text
+
+
+def test_worked_figure_names_the_class_and_its_constants(preview, measured_pair, table, settings):
+    model, _, _ = measured_pair
+    page = visible_text(page_path(preview, "en", "models", model.id).read_text(encoding="utf-8"))
+    fastest = table.figures[model.id].fastest
+    speed_class = settings.calibration().speed_class(fastest.card)
+    f = Phrases("en").fmt
+    assert (f"Cards of the class “{speed_class.name}” reach about {f.percent(speed_class.efficiency)} of it and "
+            f"spend {f.decimal(speed_class.overhead_ms, 2)} ms per token on fixed costs") in page
+    assert f"KV cache read per token with {f.count(settings.context_tokens)} tokens of context" in page
+
+
+def test_built_pages_decode_slower_at_32k_than_at_4k(tmp_path):
+    copy = copy_project(tmp_path / "project", keep_models=("llama-3.1-8b",))
+    speeds = {}
+    for context in (4096, 32768):
+        settings_file = copy / "data" / "estimator.yaml"
+        text = (ROOT / "data" / "estimator.yaml").read_text(encoding="utf-8")
+        settings_file.write_text(re.sub(r"(?m)^context_tokens: \d+", f"context_tokens: {context}", text),
+                                 encoding="utf-8")
+        site = tmp_path / f"site-{context}"
+        result = mkdocs_build(copy, site, TPS_PREVIEW="llama-3.1-8b", TPS_BUILD_NL="false", TPS_BUILD_FR="false",
+                              TPS_BUILD_DE="false")
+        assert result.returncode == 0, result.stderr[-2000:]
+        page = page_path(site, "en", "models", "llama-3.1-8b").read_text(encoding="utf-8")
+        rows = re.findall(r'<tr data-card="([^"]+)"><td>([\d,.]+) tok/s.*?<td>(Q[^<]*|IQ[^<]*)</td><td class="tps-fit',
+                          page)
+        speeds[context] = {card: (float(tok.replace(",", "")), quant) for card, tok, quant in rows}
+    same = [(speeds[4096][c], speeds[32768][c]) for c in speeds[32768]
+            if c in speeds[4096] and speeds[4096][c][1] == speeds[32768][c][1]]
+    assert len(same) >= 5
+    assert all(long[0] < short[0] for short, long in same)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_calculator_writes_the_built_table_with_its_measured_marks(tmp_path, preview, measured_pair, language):
+    from .test_parity import NODE, built_page_parts, run_node
+
+    if NODE is None:
+        pytest.skip("node is not installed (scripts/test installs it)")
+    model, _, _ = measured_pair
+    parts = built_page_parts(preview, language, model.id)
+    answer, = run_node(tmp_path, "page", [{"labels": parts["labels"], "total_tile": parts["total_tile"]}],
+                       preview / "assets" / "tps-data.json")
+    assert 'class="tps-measured"' in answer["rows_html"]
+    assert answer["rows_html"] == parts["rows_html"]
