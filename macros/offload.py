@@ -201,13 +201,13 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
     if experts_b is not None:
         split = split_experts(model, memory, experts_b)
         if split.on_card <= gpu_room:
-            gpu_layers = min(layers, int((gpu_room - split.on_card) // split.layer_gb))
+            gpu_layers = min(layers, math.floor((gpu_room - split.on_card) / split.layer_gb))
             placement = fixed_placement(model, memory, "experts", layers - gpu_layers)
             if placement.cpu_layers == 0 or placement.ram_gb > ram_room:
                 return None
             return placement
     layer_gb = (memory.weights_gb + memory.kv_gb) / layers
-    gpu_layers = min(layers - 1, int((gpu_room - memory.buffer_gb) // layer_gb))
+    gpu_layers = min(layers - 1, math.floor((gpu_room - memory.buffer_gb) / layer_gb))
     if gpu_layers < 1:
         return None
     placement = fixed_placement(model, memory, "layers", layers - gpu_layers)

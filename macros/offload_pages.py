@@ -48,6 +48,15 @@ def ram_kind_name(p: Phrases, kind: RamKind) -> str:
                    memory=kind.memory))
 
 
+def ram_inputs(p: Phrases) -> dict:
+    """The RAM inputs of a model page's form: size (GB, as the browser reads it) and kind."""
+    ram = load_ram()
+    size = ram.default_size_gb
+    return {"ram": int(size) if float(size).is_integer() else size, "ram_kind": ram.default_kind,
+            "ram_kinds": [{"value": k.id, "label": f"{ram_kind_name(p, k)} ({p.fmt.bandwidth(k.bandwidth_gb_s)})"}
+                          for k in ram.kinds]}
+
+
 def ram_values(p: Phrases, system: System) -> dict:
     f = p.fmt
     ram = load_ram()

@@ -21,6 +21,7 @@ from .estimator import Settings
 from .export import page_labels, script_safe_json
 from .figures import EstimateTable
 from .pages import WORKING_CHECK, ModelPage, ModelPageBuilder
+from .offload_pages import ram_inputs
 from .phrases import N_, Phrases
 
 # The card table's column headings: the built table's, and the browser calculator's on a
@@ -109,6 +110,7 @@ class Renderer:
             "tiers": [{"value": t, "label": p.fmt.vram(t)} for t in self.settings.vram_tiers_gb],
             # the default precision first
             "kv": sorted(self.settings.kv_bytes_per_element, key=lambda k: k != self.settings.default_kv_precision),
+            **ram_inputs(p),
         }
         chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
         calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.confidence,
