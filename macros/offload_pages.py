@@ -5,7 +5,9 @@ the figures from macros/offload.py.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
@@ -174,3 +176,29 @@ def card_offload_intro(p: Phrases, system: System, card_name: str) -> Markup:
                   "worked out for {ram_size} of {ram_kind} ({ram_bandwidth}), a typical gaming PC. "
                   "Mixtures of experts stay usable; dense models slow to a crawl."),
                card=card_name, **ram_values(p, system))
+
+
+def source_url(source: str) -> str:
+    found = re.search(r"https?://\S+", source)
+    return found.group(0) if found else ""
+
+
+def offload_methodology(p: Phrases) -> dict:
+    """The methodology page's section on offload: constants, RAM kinds and the measured error."""
+    from .offload_accuracy import median_error, score
+
+    f, ram = p.fmt, load_ram()
+    decode, _ = score(ram, "tg")
+    prompt, _ = score(ram, "pp")
+    return {
+        "reserve": f.vram(ram.os_reserve_gb), "efficiency": f.percent(ram.efficiency),
+        "overhead": f.decimal(ram.overhead_ms, 2), "pcie": f.bandwidth(ram.pcie_gb_s),
+        "batch": f.count(ram.batch_tokens), "best_quant": ram.best_quant,
+        "range": f"{f.decimal(ram.range_low, 2)}× – {f.decimal(ram.range_high, 2)}×",
+        "decode_median": f.percent(median_error(decode)), "decode_runs": f.count(len(decode)),
+        "prompt_median": f.percent(median_error(prompt)), "prompt_runs": f.count(len(prompt)),
+        "default": ram_values(p, ram.system()),
+        # The source's address, shown by its site's name (the rest of it is English working).
+        "kinds": [(ram_kind_name(p, k), f.bandwidth(k.bandwidth_gb_s), source_url(k.source),
+                   urlsplit(source_url(k.source)).netloc) for k in ram.kinds],
+    }

@@ -21,7 +21,7 @@ from .estimator import Settings
 from .export import page_labels, script_safe_json
 from .figures import EstimateTable
 from .pages import WORKING_CHECK, ModelPage, ModelPageBuilder
-from .offload_pages import ram_inputs
+from .offload_pages import offload_methodology, ram_inputs
 from .phrases import N_, Phrases
 
 # The card table's column headings: the built table's, and the browser calculator's on a
@@ -152,4 +152,5 @@ class Renderer:
         return self.render("cards_index.html", vendors=browse.cards_index(self.phrases, self.catalogue, self.table))
 
     def render_methodology(self) -> str:
-        return self.render("methodology.html", m=browse.methodology(self.phrases, self.settings))
+        return self.render("methodology.html", m=browse.methodology(self.phrases, self.settings),
+                           o=offload_methodology(self.phrases))

@@ -98,3 +98,37 @@ def test_measured_offload_runs_within_a_quarter():
     prompt, _ = score(test="pp")
     assert len(decode) >= 5 and median_error(decode) <= 0.25
     assert len(prompt) >= 5 and median_error(prompt) <= 0.25
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr", "de"])
+def test_model_page_answers_with_the_figure_for_the_nearest_card(language):
+    import datetime as dt
+
+    from macros.pages import ModelPageBuilder, fit_label
+    from macros.phrases import Phrases
+
+    catalogue, settings = load_catalogue(), load_settings()
+    p = Phrases(language)
+    builder = ModelPageBuilder(p, settings, dt.date(2026, 1, 1), {})
+    for model_id in ("gpt-oss-120b", "llama-3.3-70b"):
+        model = catalogue.model(model_id)
+        fig = model_figures(model, catalogue.cards, settings)
+        page = builder.build(model, fig)
+        on_4090 = next(o for o in fig.offload if o.card.id == "geforce-rtx-4090")
+        answer = str(page.faq[[str(q) for q, _ in page.faq].index(
+            str(p.t("Can I run {model} if it does not fit on my GPU?", model=model.name)))][1])
+        assert p.fmt.tok_s(on_4090.tok_s) in answer and "GeForce RTX 4090" in answer
+        assert "rarely" not in answer and "selten" not in answer and "rarement" not in answer
+        # The offload rows follow the cards that hold it, with their own label and placement.
+        labels = [r.fit_key for r in page.rows]
+        assert labels == sorted(labels, key=lambda k: k == "offload") and "offload" in labels
+        row = next(r for r in page.rows if r.card_id == "geforce-rtx-4090")
+        assert row.fit == fit_label(p, "offload") and p.fmt.gb(on_4090.placement.ram_gb) in row.offload
+        # The page explains offload, and its worked figure gives the command that runs it.
+        assert any("--n-cpu-moe" in str(s) or "-ngl" in str(s) for s in page.speed)
+        assert any(w[3].startswith("llama-server ") for w in page.workings)
+
+
+def test_faq_cards_are_catalogue_cards():
+    cards = load_catalogue().cards_by_id
+    assert all(card_id in cards for card_id in load_ram().faq_cards)
