@@ -33,6 +33,7 @@ from .measured import MEASURED_FILE, Run, chip_of, load_runs
 MIN_DEVICES = 2          # a class needs runs on this many chips for constants of its own
 HUBER_DELTA = 0.15       # residuals (log) beyond this count linearly: a few odd runs do not steer the fit
 OVERHEAD_PULL = 0.02     # penalty per ms^2 away from the all-card overhead, per run
+MAX_EFFICIENCY = 1.0     # no card reads faster than its bandwidth: a fit above it trades against the overhead
 DEPTH_NEEDS_LAYOUT = 1024  # tokens of context beyond which a run's KV cache must come from a recorded layout
 OVERHEAD_GRID_MS = [step / 4 for step in range(0, 49)]
 
@@ -113,14 +114,21 @@ def _huber(x: float) -> float:
     return x * x if x <= HUBER_DELTA else HUBER_DELTA * (2 * x - HUBER_DELTA)
 
 
-def _points(rows: Iterable[Row], kv_read_factor: float) -> list[tuple[float, float]]:
-    """(seconds per token at efficiency 1 without overhead, measured tok/s) per row."""
+def _points(rows: Sequence[Row], kv_read_factor: float) -> list[tuple[float, float, float]]:
+    """(seconds per token at efficiency 1 without overhead, measured tok/s, weight) per row.
+
+    Each device weighs the same in all (its runs share one weight): a card measured forty
+    times does not outvote the others of its class.
+    """
+    per_chip: dict[str, int] = {}
+    for r in rows:
+        per_chip[r.chip] = per_chip.get(r.chip, 0) + 1
     return [((r.model.read_parameters_b * r.quant.bits_per_weight / 8 + kv_read_factor * r.kv_gb)
-             / r.card.bandwidth_gb_s, r.measured) for r in rows]
+             / r.card.bandwidth_gb_s, r.measured, 1 / per_chip[r.chip]) for r in rows]
 
 
 def _loss(points, efficiency: float, overhead_s: float) -> float:
-    return sum(_huber(math.log(measured * (x / efficiency + overhead_s))) for x, measured in points)
+    return sum(w * _huber(math.log(measured * (x / efficiency + overhead_s))) for x, measured, w in points)
 
 
 def fit_decode(rows: Sequence[Row], kv_read_factor: float, pull_to_ms: float | None) -> tuple[float, float]:
@@ -128,10 +136,10 @@ def fit_decode(rows: Sequence[Row], kv_read_factor: float, pull_to_ms: float | N
     points = _points(rows, kv_read_factor)
     best = None
     for overhead_ms in OVERHEAD_GRID_MS:
-        e = _golden(lambda x: _loss(points, x, overhead_ms / 1000), 0.05, 2.0)
+        e = _golden(lambda x: _loss(points, x, overhead_ms / 1000), 0.05, MAX_EFFICIENCY)
         total = _loss(points, e, overhead_ms / 1000)
         if pull_to_ms is not None:
-            total += OVERHEAD_PULL * len(points) * (overhead_ms - pull_to_ms) ** 2 / 10
+            total += OVERHEAD_PULL * sum(w for _, _, w in points) * (overhead_ms - pull_to_ms) ** 2 / 10
         if best is None or total < best[0]:
             best = (total, e, overhead_ms)
     return best[1], best[2]
@@ -145,7 +153,7 @@ def fit_shared(rows: Sequence[Row], classes: Sequence[SpeedClass], kv_read_facto
         total = 0.0
         for group in groups.values():
             points = _points(group, kv_read_factor)
-            e = _golden(lambda x: _loss(points, x, overhead_ms / 1000), 0.05, 2.0, steps=30)
+            e = _golden(lambda x: _loss(points, x, overhead_ms / 1000), 0.05, MAX_EFFICIENCY, steps=30)
             total += _loss(points, e, overhead_ms / 1000)
         if best is None or total < best[0]:
             best = (total, overhead_ms)

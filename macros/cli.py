@@ -118,7 +118,7 @@ def number(value: float | None, digits: int = 1) -> str:
     return "" if value is None else f"{value:,.{digits}f}"
 
 
-def print_figures(f: ModelFigures, include_misses: bool) -> None:
+def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | None = None) -> None:
     print(f"{f.model.name}: {f.cards_fit} of {f.cards_total} cards run it "
           f"(context {f.context:,} tokens, quality floor {f.floor}, calibration {f.calibration.name})")
     if f.fastest:
@@ -136,13 +136,21 @@ def print_figures(f: ModelFigures, include_misses: bool) -> None:
     if f.offload and f.system:
         print(f"with offload to {number(f.system.size_gb, 0)} GB of {f.system.kind.name}: "
               f"{len(f.offload)} more cards")
+
+    def measured(e: Estimate) -> str:
+        run = (index.find(f.model, e.quant.name, e.card) if index and e.quant and e.fit != "offload"
+               else None)
+        return f"{number(run.tok_s)} ({run.backend} {run.date})" if run else ""
+
     print(table(
-        ["tok/s", "range", "card", "vendor", "VRAM GB", "GB/s", "released", "need GB", "quant", "fit"],
+        ["tok/s", "range", "measured", "prompt tok/s", f"TTFT s @{f.context:,}", "card", "vendor", "VRAM GB",
+         "GB/s", "released", "need GB", "quant", "fit"],
         [[number(e.tok_s), f"{number(e.tok_s_low, 0)}-{number(e.tok_s_high, 0)}" if e.tok_s else "",
+          measured(e), number(e.prompt_tok_s, 0), number(e.ttft_s, 2),
           e.card.name, e.card.vendor, number(e.card.vram_gb, 0), number(e.card.bandwidth_gb_s, 0),
           e.card.released_month, number(e.need_gb), e.quant.name if e.quant else "", e.fit]
          for e in rows],
-        right={0, 4, 5, 7}))
+        right={0, 3, 4, 7, 8, 10}))
 
 
 def command_models(args) -> None:
@@ -211,11 +219,11 @@ def command_estimate(args) -> None:
     figures = model_figures(model, catalogue.cards, settings, settings.calibration(args.calibration),
                             context=args.context, floor=args.min_quality, quant=args.quant,
                             kv_precision=args.kv_cache, system=system)
+    index = MeasuredIndex(load_runs(), catalogue.cards_by_id, catalogue.models_by_id)
     if args.json:
-        index = MeasuredIndex(load_runs(), catalogue.cards_by_id, catalogue.models_by_id)
         print(json.dumps(figures_json(figures, args.all, index), ensure_ascii=False, indent=2))
     else:
-        print_figures(figures, args.all)
+        print_figures(figures, args.all, index)
 
 
 def parser() -> argparse.ArgumentParser:

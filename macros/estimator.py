@@ -203,18 +203,21 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Ca
         return values
 
     range_reader = r.mapping("range")
+    classes = tuple(read_speed_class(c) for c in r.mappings("classes"))
+    # With hardware classes the per-quant and per-vendor factors are optional (1 where left out).
     calibration = Calibration(
         name=name,
         description=r.text("description"),
-        quant_efficiency=factors("quant_efficiency", [q.name for q in quants], "a quant of quants"),
-        vendor_factors=factors("vendor_factors", VENDORS, "a vendor"),
+        quant_efficiency=factors("quant_efficiency", [] if classes else [q.name for q in quants],
+                                 None if classes else "a quant of quants"),
+        vendor_factors=factors("vendor_factors", [] if classes else VENDORS, None if classes else "a vendor"),
         architecture_factors=factors("architecture_factors", ()),
         range_low=range_reader.number("low", above=0, maximum=1),
         range_high=range_reader.number("high", minimum=1),
         confidence=r.choice("confidence", ("low", "medium", "high")),
         memory_type_factors=factors("memory_type_factors", ()),
         overhead_ms=r.number("overhead_ms", required=False, minimum=0, maximum=1000) or 0.0,
-        classes=tuple(read_speed_class(c) for c in r.mappings("classes")),
+        classes=classes,
         kv_read_factor=r.number("kv_read_factor", required=False, minimum=0, maximum=10) or 0.0,
     )
     range_reader.finish()

@@ -226,3 +226,25 @@ def test_the_calculator_writes_the_built_table_with_its_measured_marks(tmp_path,
                        preview / "assets" / "tps-data.json")
     assert 'class="tps-measured"' in answer["rows_html"]
     assert answer["rows_html"] == parts["rows_html"]
+
+
+@pytest.mark.parametrize("old, new, field, expected", [
+    ("efficiency: 0.956", "efficiency: 0", "calibrations.measured.classes[3].efficiency", "a number above 0"),
+    ("vendors: [NVIDIA], architectures: [Ada Lovelace]", "vendors: [Nvidia], architectures: [Ada Lovelace]",
+     "calibrations.measured.classes[3].vendors", "items from NVIDIA, AMD, Intel, Apple"),
+    ("\n    kv_read_factor: ", "\n    kv_read_factor: -", "calibrations.measured.kv_read_factor",
+     "a number of at least 0"),
+    ("{name: nvidia-older, vendors: [NVIDIA],", "{name: nvidia-older, vendors: [NVIDIA], architectures: [Kepler],",
+     "calibrations.measured.classes", "a class for every other NVIDIA card"),
+])
+def test_bad_class_constants_are_one_line_errors(tmp_path, old, new, field, expected):
+    from macros.estimator import read_settings
+
+    text = (ROOT / "data" / "estimator.yaml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "estimator.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(DataError) as error:
+        read_settings(path)
+    message = str(error.value)
+    assert "\n" not in message and field in message and expected in message, message
