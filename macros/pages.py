@@ -21,7 +21,8 @@ from .measured import Run
 from .phrases import N_, NP_, Phrases
 from .commands import row_command
 from .offload import OffloadEstimate
-from .offload_pages import offload_detail, offload_explanation, offload_faq, offload_working, reference_offload
+from .offload_pages import (offload_detail, offload_explanation, offload_faq, offload_working,
+                            reference_offload)
 
 # How one estimate was worked out: shown under the headline figures, and by the browser
 # calculator for any row (the same phrases, filled there).
@@ -469,6 +470,9 @@ class ModelPageBuilder:
         out = [p.t(N_("The smallest set of identical cards that holds it is {count} × {card} ({card_vram} each): "
                       "at {quant} it needs about {need} in all and would run at about {tok_s}."),
                    **values(multi.cheapest))]
+        # The command that splits it over the set (llama.cpp spreads the layers evenly).
+        command = row_command(fig.model, multi.cheapest, fig.context, fig.kv_precision, multi.count)
+        out.append(p.t(N_("To run it on that set:")) + Markup(' <code class="tps-command">{}</code>').format(command))
         if multi.fastest.card.id != multi.cheapest.card.id:
             out.append(p.t(N_("The fastest set of {count} cards is {count} × {card}, at about {tok_s}."),
                            **values(multi.fastest)))
