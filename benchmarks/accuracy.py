@@ -113,7 +113,10 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     for (key, backend), s in result.by_class_backend.items():
         print(f"  {key + ' ' + backend:28} {s.line()}")
     if result.prompt:
-        print(f"\nprompt processing, leave one device out: {result.prompt.line()}")
+        print(f"\nprompt processing, leave one device out (range: the class's decode range):")
+        print(f"  {'overall':28} {result.prompt.line()}")
+        for key, s in result.prompt_by_class.items():
+            print(f"  {key:28} {s.line()}")
     summary |= {"runs": result.overall.runs, "devices": result.overall.devices,
                 "logo_median": result.overall.median, "logo_p90": result.overall.p90,
                 "logo_inside": result.overall.inside,

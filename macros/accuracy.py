@@ -342,6 +342,7 @@ class Accuracy:
     by_class: dict[str, Score]
     by_class_backend: dict[tuple[str, str], Score]
     pairs: tuple[Pair, ...]
+    prompt_by_class: dict[str, Score] = dataclasses.field(default_factory=dict)
 
 
 def grouped(pairs: Sequence[Pair], key: Callable[[Pair], object]) -> dict:
@@ -364,7 +365,7 @@ def accuracy(calibration_name: str | None = None) -> Accuracy | None:
     return Accuracy(score(tg_pairs), score(pp_pairs),
                     grouped(tg_pairs, lambda p: class_name(p, calibration)),
                     grouped(tg_pairs, lambda p: (class_name(p, calibration), p.row.run.backend)),
-                    tuple(tg_pairs))
+                    tuple(tg_pairs), grouped(pp_pairs, lambda p: class_name(p, calibration)))
 
 
 def suggested_range(pairs: Sequence[Pair], thin: float = 1.0) -> tuple[float, float]:

@@ -27,7 +27,8 @@ from pathlib import Path
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
 from .measured import Run, chip_of, load_runs, MeasuredIndex
-from .pages import (FIT_LABELS, MEASURED, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD, MEASURED_OTHER,
+from .pages import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
+                    MEASURED_EMPTY, MEASURED_OTHER,
                     WORKING_CHECK, WORKING_CLASS_LINES, WORKING_LINES, WORKING_TITLE, fit_label)
 from .phrases import N_, NP_, Phrases
 from .offload import RamSettings, load_ram
@@ -130,6 +131,7 @@ def measured_data(catalogue: Catalogue, runs: tuple[Run, ...]) -> dict:
             found.sort(key=lambda item: item[0])
             out[model.id] = [{"chip": chip, "card": run.card, "quant": run.quant, "own": run.model == model.id,
                               "rank": rank, "tok_s": run.tok_s, "backend": run.backend, "build": run.build,
+                              "depth": run.depth,
                               "date": run.date, "source": run.source, "model_name": run.model_name}
                              for rank, (_, chip, run) in enumerate(found)]
     return out
@@ -215,7 +217,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
                     "class_lines": [p.gettext(line) for line in WORKING_CLASS_LINES],
                     "check": p.gettext(WORKING_CHECK)},
         "measured": {"text": p.gettext(MEASURED), "other": p.gettext(MEASURED_OTHER),
-                     "detail": p.gettext(MEASURED_DETAIL), "detail_no_build": p.gettext(MEASURED_DETAIL_NO_BUILD)},
+                     "detail": p.gettext(MEASURED_DETAIL), "detail_no_build": p.gettext(MEASURED_DETAIL_NO_BUILD),
+                     "empty": p.gettext(MEASURED_EMPTY), "depth": p.gettext(MEASURED_DEPTH)},
         # Rows that run with part of the model in system RAM (macros/offload_pages.py).
         "offload": {"experts": p.gettext(DETAIL_EXPERTS), "layers": p.gettext(DETAIL_LAYERS),
                     "title": p.gettext(OFFLOAD_TITLE),

@@ -10,13 +10,12 @@ Pure: knows nothing of pages or MkDocs.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .catalogue import DATA_DIR, ID_PATTERN, URL_PATTERN, Card, Model
 from .errors import DataError
@@ -145,12 +144,6 @@ def read_runs(path: Path) -> tuple[Run, ...]:
 def load_runs(path: str | None = None) -> tuple[Run, ...]:
     path = Path(path) if path else MEASURED_FILE
     return read_runs(path) if path.exists() or path != MEASURED_FILE else ()
-
-
-def check_cards(runs: Iterable[Run], cards_by_id: dict[str, Card], path: Path = MEASURED_FILE) -> None:
-    for run in runs:
-        if run.card not in cards_by_id:
-            raise DataError(f"{path}:{run.line}", "card", "the id of a card in the catalogue", run.card)
 
 
 def chip_of(card: Card) -> str:

@@ -50,8 +50,11 @@ WORKING_CLASS_LINES = (
 # A measured run beside an estimate (model and card tables).
 MEASURED = N_("measured: {tok_s}")
 MEASURED_OTHER = N_("measured with {model}: {tok_s}")
-MEASURED_DETAIL = N_("{backend}, build {build}, {month}")
-MEASURED_DETAIL_NO_BUILD = N_("{backend}, {month}")
+MEASURED_DETAIL = N_("{backend}, build {build}, {month}, {context}")
+MEASURED_DETAIL_NO_BUILD = N_("{backend}, {month}, {context}")
+# The context the run started from: estimates are at the page's context, often longer.
+MEASURED_EMPTY = N_("empty context")
+MEASURED_DEPTH = N_("{depth} tokens already in context")
 WORKING_CHECK = N_("To check it on your own card, run llama.cpp's benchmark on the same quantization:")
 
 FIT_LABELS = {"comfortable": N_("Comfortable"), "tight": N_("Tight"), "none": N_("Does not fit"),
@@ -90,8 +93,9 @@ def measured_mark(phrases: Phrases, run: Run | None, model: Model) -> MeasuredMa
         return None
     f = phrases.fmt
     year, month = (int(part) for part in run.date.split("-")[:2])
+    context = phrases.t(MEASURED_DEPTH, depth=f.count(run.depth)) if run.depth else phrases.t(MEASURED_EMPTY)
     values = dict(tok_s=f.tok_s(run.tok_s), model=run.model_name, backend=run.backend, build=run.build,
-                  month=f.month(dt.date(year, month, 1)))
+                  month=f.month(dt.date(year, month, 1)), context=context)
     text = phrases.t(MEASURED if run.model == model.id else MEASURED_OTHER, **values)
     detail = phrases.t(MEASURED_DETAIL_NO_BUILD if run.build == "unknown" else MEASURED_DETAIL, **values)
     return MeasuredMark(str(text), str(detail), run.source)

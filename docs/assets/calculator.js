@@ -570,11 +570,13 @@
     var run = e.measured;
     if (run && labels.measured) {
       var m = labels.measured;
+      var context = run.depth ? fillPhrase(m.depth, { depth: f.count(run.depth) }) : escapeHtml(m.empty);
       var values = { tok_s: f.tokS(run.tok_s), model: run.model_name, backend: run.backend, build: run.build,
                      month: f.month(run.date) };
       speed += '<br><small class="tps-measured">' + fillPhrase(run.own ? m.text : m.other, values) +
         ' (<a href="' + escapeHtml(run.source) + '">' +
-        fillPhrase(run.build === "unknown" ? m.detail_no_build : m.detail, values) + "</a>)</small>";
+        fillPhrase(run.build === "unknown" ? m.detail_no_build : m.detail, values).replace("{context}", context) +
+        "</a>)</small>";
     }
     var p = e.placement;
     if (p && labels.offload) {
@@ -689,8 +691,8 @@
     candidateMemories: candidateMemories, estimate: estimate, estimateOne: estimateOne, modelFigures: modelFigures,
     roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, rowHtml: rowHtml, rowsHtml: rowsHtml,
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
-    visibleRows: visibleRows, place: place, offloadEstimate: offloadEstimate, llamaServer: llamaServer,
-    workingHtml: workingHtml,
+    visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
+    speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, llamaServer: llamaServer,
   };
 
   if (typeof module !== "undefined" && module.exports) module.exports = api;

@@ -7,6 +7,7 @@
 //   figures    [{model, context, floor, calibration}]       -> [{rows, misses, smallest, fastest}] (card ids)
 //   format     [{language, units, calls: [[method, ...args]]}] -> [[text, ...]]
 //   page       [{labels, state}] -> [{rows_html, tiles_html}] (labels: a page's tps-calculator JSON)
+//   working    [{labels, card}] -> [worked example html] at the page's defaults
 //   offload    [{model, card, context, floor, kv, ram, ram_kind}] -> [{fit, quant, tok_s, placement, command, ...}]
 "use strict";
 
@@ -47,6 +48,13 @@ const tasks = {
   format: (cases) => cases.map((c) => {
     const f = new calc.Formatter(c.language, c.units);
     return c.calls.map(([method, ...args]) => f[method](...args));
+  }),
+  working: (cases) => cases.map((c) => {
+    const labels = c.labels;
+    const f = new calc.Formatter(labels.language, labels.units);
+    const e = calc.estimateOne(data, labels.model, c.card, { context: labels.defaults.context,
+                                                            floor: labels.defaults.floor });
+    return calc.workingHtml(data, labels, f, e);
   }),
   page: (cases) => cases.map((c) => {
     const labels = c.labels;
