@@ -46,7 +46,7 @@ RUN_IT = N_("To run it as in this row:")
 
 
 def ram_kind_name(p: Phrases, kind: RamKind) -> str:
-    return str(p.n(NP_("{memory}, {count} channel", "{memory}, {count} channels"), kind.channels,
+    return str(p.n(NP_("{count}-channel {memory}", "{count}-channel {memory}"), kind.channels,
                    memory=kind.memory))
 
 
