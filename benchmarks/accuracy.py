@@ -1,6 +1,8 @@
 """Estimator accuracy against measured llama.cpp runs, overall and per hardware class.
 
 Run: python3 benchmarks/accuracy.py           (score the calibrations of data/estimator.yaml)
+     python3 benchmarks/accuracy.py --offload (also score offload runs, part of the model in RAM,
+                                               and print the fitted RAM constants of data/ram.yaml)
      python3 benchmarks/accuracy.py --fit     (also refit the ``measured`` constants and print
                                                them as YAML to paste into data/estimator.yaml)
 
@@ -49,9 +51,44 @@ def fitted_yaml(calibration, kv: float, overhead: float, ranges: dict) -> str:
     return "\n".join(lines)
 
 
+def offload_report() -> dict[str, float]:
+    """Offload runs, each placed as its flags placed it, on its RAM, one line per run."""
+    from macros.offload import load_ram
+    from dataclasses import replace
+
+    from macros.offload_accuracy import estimate_run, fit, median_error, score
+
+    ram = load_ram()
+    summary: dict[str, float] = {}
+    for test, label in (("tg", "decode"), ("pp", "prompt")):
+        pairs, left = score(ram, test)
+        print(f"\noffload {label} (RAM efficiency {ram.efficiency:.2f}, PCIe {ram.pcie_gb_s:g} GB/s):")
+        for p in pairs:
+            r = p.item.run
+            kind = p.item.kind.id if p.item.kind else "-"
+            print(f"  {r.card:24} {r.model_name[:28]:28} {r.offload:13} {kind:14} {r.test}{r.tokens}@{r.depth:<5} "
+                  f"measured {r.tok_s:7.2f}  estimated {p.estimate:7.2f}  error {p.error:5.0%}")
+        slowest = min(ram.kinds, key=lambda k: k.bandwidth_gb_s)
+        for item in left:
+            r = item.run
+            note = ""
+            if item.why_not == "RAM kind not stated":
+                # What the slowest RAM we know would give: shows how far off such a run is.
+                note = f"; at {slowest.id}: {estimate_run(replace(item, kind=slowest), ram).estimate:.2f}"
+            print(f"  {r.card:24} {r.model_name[:28]:28} {r.offload:13} not scored: {item.why_not} "
+                  f"({item.ram_text}), measured {r.tok_s:.2f}{note}")
+        inside = sum(ram.range_low <= p.measured / p.estimate <= ram.range_high for p in pairs)
+        print(f"  median error {median_error(pairs):.0%} on {len(pairs)} runs; {inside} inside the range")
+        summary |= {f"offload_{label}_median": median_error(pairs), f"offload_{label}_runs": len(pairs)}
+    fitted = fit(ram)
+    print(f"  fitted: efficiency: {fitted.efficiency:.2f}, pcie_gb_s: {fitted.pcie_gb_s:.1f} (data/ram.yaml)")
+    return summary
+
+
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help="refit the measured constants and print them")
+    parser.add_argument("--offload", action="store_true", help="score offload runs (part of the model in RAM)")
     args = parser.parse_args(argv)
     settings = load_settings()
     tg, skipped_tg = load_rows("tg")
@@ -100,6 +137,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         print(fitted_yaml(fitted, kv, overhead, ranges))
         refit = grouped(tg_pairs, lambda p: "all")["all"]
         print(f"refit, leave one device out: {refit.line()}")
+    if args.offload:
+        summary |= offload_report()
     print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in summary.items()))
     return summary
 

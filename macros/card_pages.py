@@ -12,6 +12,7 @@ from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
 from .pages import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
 from .phrases import N_, NP_, Phrases
+from .offload_pages import OffloadCardRow, card_offload_intro, card_offload_rows, ram_values
 
 
 # Web addresses inside a source text (no quotes, brackets or separators: they end it).
@@ -79,6 +80,9 @@ class CardPage:
     shares: list[tuple[str, str, Markup]] = field(default_factory=list)
     raise_text: Markup | None = None
     measured_note: Markup | None = None
+    # Models that run with part of them in system RAM (the default RAM of data/ram.yaml).
+    offload_rows: list[OffloadCardRow] = field(default_factory=list)
+    offload_intro: Markup | None = None
 
 
 class CardPageBuilder:
@@ -145,6 +149,8 @@ class CardPageBuilder:
     def build(self, card: Card) -> CardPage:
         p, f = self.p, self.f
         runs, misses = self.table.card_rows(card.id)
+        offload = self.table.card_offload(card.id)
+        offloaded = {m.id for m, _ in offload}
         v = {"card": card.name, "vram": f.vram(card.vram_gb), "bandwidth": f.bandwidth(card.bandwidth_gb_s),
              "total": f.count(len(self.catalogue.models))}
         if runs:
@@ -172,19 +178,21 @@ class CardPageBuilder:
                          "of a single request."), **v),
             rows=rows,
             measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
-            misses=[self.miss_row(m, miss) for m, miss in misses],
+            misses=[self.miss_row(m, miss) for m, miss in misses if m.id not in offloaded],
+            offload_rows=card_offload_rows(p, offload, self.table.settings.context_tokens),
+            offload_intro=card_offload_intro(p, offload[0][1].system, card.name) if offload else None,
             chart_items=chart_items,
             chart_title=(p.t(N_("The fastest models on the {card}"), **v)),
             chart_summary=(p.t(N_("Estimated tokens per second of the ten fastest models on the {card}: "
                                      "{items}."), card=card.name,
                                   items=f.names(f"{name} {value}" for name, _, value in chart_items)))
             if chart_items else "",
-            faq=self.faq(card, runs, misses, v),
+            faq=self.faq(card, runs, misses, v, dict(offload)),
             shares=self.shares(card),
             raise_text=self.raise_text(card),
         )
 
-    def faq(self, card: Card, runs, misses, v: dict) -> list[tuple[str, Markup]]:
+    def faq(self, card: Card, runs, misses, v: dict, offload: dict | None = None) -> list[tuple[str, Markup]]:
         p, f = self.p, self.f
         qa: list[tuple[str, Markup]] = []
         by_model = {m.id: e for m, e in runs}
@@ -202,6 +210,12 @@ class CardPageBuilder:
                 answer = p.t(N_("No. Even at {quant} {model} needs about {need}, {shortfall} more than this card "
                                 "can give it."), quant=miss.quant_name, model=model.name,
                              need=f.gb(miss.need_gb), shortfall=f.gb(miss.shortfall_gb))
+                o = (offload or {}).get(model)
+                if o:
+                    answer += Markup(" ") + p.t(N_("With {ram_size} of {ram_kind} it runs with part of it in "
+                                                   "RAM ({ram}) at about {tok_s}."),
+                                                ram=f.gb(o.placement.ram_gb), tok_s=f.tok_s(o.tok_s),
+                                                **ram_values(p, o.system))
             qa.append((question, answer))
         question = (p.t(N_("What is the largest model the {card} holds?"), **v))
         if runs:

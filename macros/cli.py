@@ -17,6 +17,8 @@ from .errors import DataError, quote
 from .estimator import Estimate, Quant, load_settings
 from .figures import ModelFigures, model_figures
 from .measured import MeasuredIndex, Run, load_runs
+from .commands import row_command
+from .offload import OffloadEstimate, load_ram
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: AbstractSet[int] = frozenset()) -> str:
@@ -48,7 +50,17 @@ def run_json(run: Run | None) -> dict | None:
             "source": run.source, "model_name": run.model_name, "depth": run.depth}
 
 
-def row_json(e: Estimate, measured: Run | None = None) -> dict:
+def offload_json(e: Estimate) -> dict:
+    """Keys of a row that runs with part of the model in system RAM."""
+    if not isinstance(e, OffloadEstimate):
+        return {}
+    p = e.placement
+    return {"ram_gb": rounded(p.ram_gb), "vram_used_gb": rounded(p.gpu_gb),
+            "n_cpu_moe": p.cpu_layers if p.mode == "experts" else None,
+            "ngl": p.gpu_layers if p.mode == "layers" else None}
+
+
+def row_json(e: Estimate, measured: Run | None = None, command: str | None = None) -> dict:
     return {**card_json(e.card),
             "quant": e.quant.name if e.quant else None,
             "need_gb": rounded(e.need_gb),
@@ -58,7 +70,9 @@ def row_json(e: Estimate, measured: Run | None = None) -> dict:
             "prompt_tok_s": rounded(e.prompt_tok_s, 1),
             "ttft_s": rounded(e.ttft_s, 3),
             "measured": run_json(measured),
-            "fit": e.fit}
+            "fit": e.fit,
+            **offload_json(e),
+            "command": command}
 
 
 def context_warnings(model: Model, context: int) -> list[str]:
@@ -73,10 +87,20 @@ def context_warnings(model: Model, context: int) -> list[str]:
 def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] = (),
                  index: MeasuredIndex | None = None) -> dict:
     miss = f.nearest_miss
-    rows = list(f.rows) + (list(f.misses) if include_misses else [])
+    offloaded = {o.card.id for o in f.offload}
+    rows = list(f.rows) + list(f.offload) + ([e for e in f.misses if e.card.id not in offloaded]
+                                             if include_misses else [])
 
     def row(e: Estimate) -> dict:
-        return row_json(e, index.find(f.model, e.quant.name, e.card) if index and e.quant else None)
+        measured = index.find(f.model, e.quant.name, e.card) if index and e.quant and e.fit != "offload" else None
+        return row_json(e, measured, row_command(f.model, e, f.context, f.kv_precision))
+
+    multi = None
+    if f.multi:
+        e = f.multi.fastest
+        multi = {"count": f.multi.count, "card": e.card.name, "card_id": e.card.id,
+                 "quant": e.quant.name, "tok_s": rounded(e.tok_s),
+                 "command": row_command(f.model, e, f.context, f.kv_precision, f.multi.count)}
 
     return {
         "model": f.model.id,
@@ -93,6 +117,10 @@ def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] 
         "fastest": row(f.fastest) if f.fastest else None,
         "nearest_miss": {"card": miss.card.name, "card_id": miss.card.id, "vram_gb": miss.card.vram_gb,
                          "shortfall_gb": round(miss.shortfall_gb, 2)} if miss else None,
+        "ram": {"size_gb": f.system.size_gb, "kind": f.system.kind.id, "name": f.system.kind.name,
+                "bandwidth_gb_s": f.system.kind.bandwidth_gb_s} if f.system else None,
+        "cards_offload": len(f.offload),
+        "multi": multi,
         "rows": [row(e) for e in rows],
         "warnings": list(warnings),
     }
@@ -114,10 +142,16 @@ def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | 
         m = f.nearest_miss
         print(f"nearest miss: {m.card.name} ({number(m.card.vram_gb, 0)} GB), "
               f"{number(m.shortfall_gb)} GB short at {m.quant_name}")
-    rows = list(f.rows) + (list(f.misses) if include_misses else [])
+    offloaded = {o.card.id for o in f.offload}
+    rows = list(f.rows) + list(f.offload) + ([e for e in f.misses if e.card.id not in offloaded]
+                                             if include_misses else [])
+    if f.offload and f.system:
+        print(f"with offload to {number(f.system.size_gb, 0)} GB of {f.system.kind.name}: "
+              f"{len(f.offload)} more cards")
 
     def measured(e: Estimate) -> str:
-        run = index.find(f.model, e.quant.name, e.card) if index and e.quant else None
+        run = (index.find(f.model, e.quant.name, e.card) if index and e.quant and e.fit != "offload"
+               else None)
         return f"{number(run.tok_s)} ({run.backend} {run.date})" if run else ""
 
     print(table(
@@ -204,9 +238,18 @@ def command_estimate(args) -> None:
     if args.calibration is not None and args.calibration not in settings.calibrations:
         raise DataError("command line", "--calibration", "one of " + ", ".join(settings.calibrations),
                         args.calibration)
+    if args.ram is not None and not 0 < args.ram <= 100_000:
+        raise DataError("command line", "--ram", "a RAM size in GB above 0", args.ram)
+    ram = load_ram()
+    system = ram.system(args.ram, args.ram_kind) if args.ram_kind is None else None
+    if args.ram_kind is not None:
+        if args.ram_kind.casefold() not in {k.id.casefold() for k in ram.kinds}:
+            raise DataError("command line", "--ram-kind", "one of " + ", ".join(k.id for k in ram.kinds),
+                            args.ram_kind)
+        system = ram.system(args.ram, args.ram_kind)
     figures = model_figures(model, catalogue.cards, settings, settings.calibration(args.calibration),
                             context=args.context, floor=args.min_quality, quant=args.quant,
-                            kv_precision=args.kv_cache, ceiling=args.max_quality)
+                            kv_precision=args.kv_cache, ceiling=args.max_quality, system=system)
     warnings = context_warnings(model, figures.context)
     for warning in warnings:
         print(f"tps-atlas: warning: {warning}", file=sys.stderr)
@@ -267,6 +310,9 @@ def parser() -> argparse.ArgumentParser:
                      help="least compressed quant allowed (default Q8_0; F16 for unquantized)")
     est.add_argument("--quant", metavar="QUANT", help="judge every card at this one quant")
     est.add_argument("--kv-cache", metavar="PRECISION", help="KV cache precision (f16, q8_0)")
+    est.add_argument("--ram", type=float, metavar="GB",
+                     help="system RAM for models that do not fit the card (default: data/ram.yaml)")
+    est.add_argument("--ram-kind", metavar="NAME", help="kind of system RAM, an id of data/ram.yaml")
     est.add_argument("--calibration", metavar="NAME", help="calibration from data/estimator.yaml")
     est.add_argument("--all", action="store_true", help="also list the cards that cannot run it")
     est.add_argument("--json", action="store_true")

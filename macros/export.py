@@ -30,6 +30,9 @@ from .measured import MeasuredIndex, Run, chip_of, load_runs
 from .pages import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
                     MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines)
 from .phrases import N_, NP_, Phrases
+from .offload import RamSettings, load_ram
+from .offload_pages import (DETAIL_EXPERTS, DETAIL_LAYERS, OFFLOAD_LINES_COMMON, OFFLOAD_LINES_EXPERTS,
+                            OFFLOAD_LINES_LAYERS, OFFLOAD_TITLE, RUN_IT)
 
 ASSET_PATH = "assets/tps-data.json"
 FORMAT_VERSION = 1
@@ -89,6 +92,18 @@ def card_data(c: Card) -> dict:
         **({"aliases": list(c.aliases)} if c.aliases else {}),
         "compute_tflops": c.compute_tflops,
         "chip": chip_of(c),
+        "unified": c.unified,
+    }
+
+
+def ram_data(r: RamSettings) -> dict:
+    """data/ram.yaml: the RAM beside the card, for models that do not fit it (macros/offload.py)."""
+    return {
+        "default": {"size_gb": r.default_size_gb, "kind": r.default_kind},
+        "os_reserve_gb": r.os_reserve_gb, "best_quant": r.best_quant, "efficiency": r.efficiency,
+        "overhead_ms": r.overhead_ms, "range": {"low": r.range_low, "high": r.range_high},
+        "pcie_gb_s": r.pcie_gb_s, "batch_tokens": r.batch_tokens,
+        "kinds": [{"id": k.id, "bandwidth_gb_s": k.bandwidth_gb_s} for k in r.kinds],
     }
 
 
@@ -99,6 +114,9 @@ def model_data(m: Model) -> dict:
         "active_parameters_b": m.active_parameters_b,
         **({"vision_encoder_b": m.vision_encoder_b} if m.vision_encoder_b else {}),
         **({"native_format": m.native_format} if m.native_format else {}),
+        # Offload (macros/offload.py) tells the routed experts from the rest.
+        "experts_total": m.experts_total,
+        "experts_active": m.experts_active,
         "architecture": {k: v for k, v in dataclasses.asdict(arch).items() if v is not None} if arch else None,
     }
 
@@ -138,6 +156,7 @@ def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None 
         "cards": [card_data(c) for c in catalogue.cards],
         "models": {m.id: model_data(m) for m in catalogue.models},
         "measured": measured_data(catalogue, load_runs() if runs is None else runs),
+        "ram": ram_data(load_ram()),
     }
 
 
@@ -216,7 +235,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "language": p.language,
         "model": model.id,
         "defaults": {"context": settings.context_tokens, "floor": settings.quant(settings.min_quality).name,
-                     "ceiling": settings.quant(settings.max_quality).name},
+                     "ceiling": settings.quant(settings.max_quality).name,
+                     "ram": load_ram().default_size_gb, "ram_kind": load_ram().default_kind},
         "fit": {key: fit_label(phrases, key) for key in FIT_LABELS},
         "confidence": confidence,
         "cards_fit": plural_runs(p, NP_("card can run it", "cards can run it"), cards_total),
@@ -237,4 +257,10 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "measured": {"text": p.gettext(MEASURED), "other": p.gettext(MEASURED_OTHER),
                      "detail": p.gettext(MEASURED_DETAIL), "detail_no_build": p.gettext(MEASURED_DETAIL_NO_BUILD),
                      "empty": p.gettext(MEASURED_EMPTY), "depth": p.gettext(MEASURED_DEPTH)},
+        # Rows that run with part of the model in system RAM (macros/offload_pages.py).
+        "offload": {"experts": p.gettext(DETAIL_EXPERTS), "layers": p.gettext(DETAIL_LAYERS),
+                    "title": p.gettext(OFFLOAD_TITLE),
+                    "experts_lines": [p.gettext(line) for line in OFFLOAD_LINES_EXPERTS + OFFLOAD_LINES_COMMON],
+                    "layers_lines": [p.gettext(line) for line in OFFLOAD_LINES_LAYERS + OFFLOAD_LINES_COMMON]},
+        "run": p.gettext(RUN_IT),
     }

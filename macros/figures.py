@@ -16,6 +16,7 @@ from .catalogue import Card, Model
 from .estimator import (Calibration, Estimate, Settings, candidate_memories, estimate, memory_needed,
                         speed_order)
 from .measured import MeasuredIndex, Run
+from .offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,10 @@ class ModelFigures:
     tiers: dict[int, Estimate | None]
     multi: MultiCard | None = None
     ceiling: str | None = None        # the quality ceiling (least compressed quant allowed)
+    kv_precision: str | None = None
+    # Cards it does not fit that run it with part of it in system RAM (``system``), fastest first.
+    offload: tuple[OffloadEstimate, ...] = ()
+    system: System | None = None
 
     @property
     def cards_fit(self) -> int:
@@ -110,7 +115,8 @@ def multi_card(model: Model, cards: Sequence[Card], settings: Settings, calibrat
 def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
                   calibration: Calibration | None = None, context: int | None = None,
                   floor: str | None = None, quant: str | None = None,
-                  kv_precision: str | None = None, ceiling: str | None = None) -> ModelFigures:
+                  kv_precision: str | None = None, ceiling: str | None = None,
+                  system: System | None = None) -> ModelFigures:
     calibration = calibration or settings.calibration()
     context = context or settings.context_tokens
     floor = settings.quant(floor or settings.min_quality).name
@@ -125,6 +131,12 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
         same_memory = [e for e in rows if e.card.vram_gb == tier]
         tiers[tier] = same_memory[0] if same_memory else None
     quant_ranks = sorted({e.quant.rank for e in rows})
+    ram = load_ram()
+    system = system or ram.system()
+    offload_memories = offload_candidates(model, settings, ram, context, floor, quant, kv_precision) if misses else ()
+    offload = tuple(sorted((o for o in (offload_estimate(model, e.card, settings, calibration, system, ram, context,
+                                                          candidates=offload_memories) for e in misses) if o),
+                           key=speed_order))
     return ModelFigures(
         model=model,
         context=context,
@@ -143,6 +155,9 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
         tiers=tiers,
         multi=None if rows else multi_card(model, cards, settings, calibration, candidates, context),
         ceiling=settings.quant(ceiling or settings.max_quality).name,
+        kv_precision=kv_precision,
+        offload=offload,
+        system=system,
     )
 
 
@@ -156,9 +171,12 @@ class EstimateTable:
         self.measured_index = MeasuredIndex(runs, {c.id: c for c in cards}, {m.id: m for m in models})
         self.figures = {m.id: model_figures(m, cards, settings, calibration) for m in models}
         self.by_card: dict[str, list[tuple[Model, Estimate]]] = {c.id: [] for c in cards}
+        self.offload_by_card: dict[str, list[tuple[Model, OffloadEstimate]]] = {c.id: [] for c in cards}
         for f in self.figures.values():
             for e in f.rows + f.misses:
                 self.by_card[e.card.id].append((f.model, e))
+            for o in f.offload:
+                self.offload_by_card[o.card.id].append((f.model, o))
 
     def measured(self, model: Model, e: Estimate) -> Run | None:
         """The measured run shown beside an estimate, if any."""
@@ -166,6 +184,10 @@ class EstimateTable:
 
     def models_run(self, card_id: str) -> int:
         return sum(1 for _, e in self.by_card[card_id] if e.fits)
+
+    def card_offload(self, card_id: str) -> list[tuple[Model, OffloadEstimate]]:
+        """The models a card runs with offload at the default RAM, fastest first."""
+        return sorted(self.offload_by_card[card_id], key=lambda pair: (-pair[1].tok_s, pair[0].name.casefold()))
 
     def card_rows(self, card_id: str) -> tuple[list[tuple[Model, Estimate]], list[tuple[Model, NearestMiss]]]:
         """The models a card runs (fastest first) and those it cannot hold (closest first)."""

@@ -19,6 +19,10 @@ from .estimator import Estimate, Settings, speed_working
 from .figures import ModelFigures
 from .measured import Run
 from .phrases import N_, NP_, Phrases
+from .commands import row_command
+from .offload import OffloadEstimate
+from .offload_pages import (offload_detail, offload_explanation, offload_faq, offload_working,
+                            reference_offload)
 
 # How one estimate was worked out: shown under the headline figures, and by the browser
 # calculator for any row (the same phrases, filled there).
@@ -63,7 +67,8 @@ def working_lines(model: Model, classes: bool) -> tuple[str, ...]:
     lines = WORKING_CLASS_LINES if classes else WORKING_LINES
     return lines[:-1] + (WORKING_MEMORY_VISION,) if model.vision_encoder_b else lines
 
-FIT_LABELS = {"comfortable": N_("Comfortable"), "tight": N_("Tight"), "none": N_("Does not fit")}
+FIT_LABELS = {"comfortable": N_("Comfortable"), "tight": N_("Tight"), "none": N_("Does not fit"),
+              "offload": N_("With offload")}
 
 SMALL_CARD_GB = 24       # the largest memory of a consumer card: "small enough"
 OLD_MODEL_YEARS = 2      # older than this against the newest model: say capability has moved on
@@ -132,6 +137,7 @@ class Row:
     tok_s: str
     tok_range: str
     measured: MeasuredMark | None = None
+    offload: str = ""      # where the model sits, for a card that runs it with offload
 
 
 @dataclass
@@ -194,7 +200,8 @@ class ModelPageBuilder:
             quant=e.quant.name if e.quant else "", fit=fit_label(self.p, e.fit), fit_key=e.fit,
             tok_s=self.f.tok_s(e.tok_s) if e.tok_s else "",
             tok_range=self.f.tok_range(e.tok_s_low, e.tok_s_high) if e.tok_s else "",
-            measured=measured_mark(self.p, self.measured(m, e), m) if m else None)
+            measured=measured_mark(self.p, self.measured(m, e), m) if m and e.fit != "offload" else None,
+            offload=offload_detail(self.p, e) if isinstance(e, OffloadEstimate) else "")
 
     def terms(self, table: dict[str, str], keys) -> str:
         return self.f.names([self.p.term(table[k]) for k in keys])
@@ -235,6 +242,7 @@ class ModelPageBuilder:
         p, f = self.p, self.f
         v = self.common(m, fig)
         rows = [self.row(e, m) for e in fig.rows]
+        offload_rows = [self.row(e, m) for e in fig.offload]
         smallest = sorted(fig.rows, key=lambda e: (e.card.vram_gb, -(e.tok_s or 0)))[:SMALLEST_SHOWN]
         meta = [f.names(m.organisations)] if m.organisations else []
         meta.append(str(p.t(N_("{params} parameters"), params=v["params"])))
@@ -259,7 +267,7 @@ class ModelPageBuilder:
             ), **v),
             tiles=self.tiles(fig, v),
             no_fit=None if fig.rows else p.t(N_("No card in our catalogue can run {model} at these settings."), **v),
-            rows=rows,
+            rows=rows + offload_rows,
             disclaimer=p.t(N_("Speeds are estimates for a single request (one conversation at a time), worked "
                               "out from memory bandwidth, model size and quantization. Real throughput varies "
                               "with the inference software and its version. Figures published by hardware "
@@ -276,12 +284,14 @@ class ModelPageBuilder:
             steps=self.steps(m, fig, v),
             faq=self.faq(m, fig, v),
             source=self.source(m),
-            workings=[self.working(m, e, fig) for e in dict.fromkeys(x for x in (fig.fastest, fig.smallest) if x)],
+            workings=[self.working(m, e, fig) for e in dict.fromkeys(x for x in (fig.fastest, fig.smallest) if x)]
+            + ([offload_working(p, m, reference_offload(fig.offload), fig.context, fig.kv_precision)]
+               if fig.offload else []),
             measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
             **self.chart(m, fig),
         )
 
-    def working(self, m: Model, e: Estimate, fig: ModelFigures) -> tuple[str, list[Markup], str]:
+    def working(self, m: Model, e: Estimate, fig: ModelFigures) -> tuple[str, list[Markup], str, str]:
         """How one estimate was worked out, step by step, and the command that checks it."""
         p, f = self.p, self.f
         memory = e.memory
@@ -299,7 +309,7 @@ class ModelPageBuilder:
         lines = [p.t(line, **values) for line in working_lines(m, bool(w.class_name))]
         title = p.t(WORKING_TITLE, card=e.card.name)
         command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
-        return title, lines, command
+        return title, lines, command, row_command(m, e, fig.context, fig.kv_precision)
 
     def chart(self, m: Model, fig: ModelFigures) -> dict:
         items = [(e.card.name, e.tok_s, self.f.tok_s(e.tok_s)) for e in fig.rows[:EXTREMES]]
@@ -483,6 +493,9 @@ class ModelPageBuilder:
         out = [p.t(N_("The smallest set of identical cards that holds it is {count} × {card} ({card_vram} each): "
                       "at {quant} it needs about {need} in all and would run at about {tok_s}."),
                    **values(multi.cheapest))]
+        # The command that splits it over the set (llama.cpp spreads the layers evenly).
+        command = row_command(fig.model, multi.cheapest, fig.context, fig.kv_precision, multi.count)
+        out.append(p.t(N_("To run it on that set:")) + Markup(' <code class="tps-command">{}</code>').format(command))
         if multi.fastest.card.id != multi.cheapest.card.id:
             out.append(p.t(N_("The fastest set of {count} cards is {count} × {card}, at about {tok_s}."),
                            **values(multi.fastest)))
@@ -580,6 +593,8 @@ class ModelPageBuilder:
         else:
             out.append(p.t(N_("Memory here is estimated from the model's size, because its attention layout is "
                               "not recorded: the figures are indicative, and least reliable at long context.")))
+        if fig.offload:
+            out += offload_explanation(p, m, fig.system, True)
         return out
 
     def building(self, m: Model, v: dict) -> list[Markup]:
@@ -679,11 +694,7 @@ class ModelPageBuilder:
                        "fast it answers: inference speed comes from memory bandwidth."),
                     flop=f.flop(m.training_compute_flop)))
         if fig.nearest_miss:
-            ask(N_("Can I run {model} if it does not fit on my GPU?"),
-                p.t(N_("Partly. Layers that do not fit stay in system memory and run at a fraction of the speed, "
-                       "so a model mostly offloaded is rarely worth using. The nearest miss we compute is the "
-                       "{miss_card} with {miss_vram}, which falls short by {shortfall} at {miss_quant}. Every "
-                       "figure here assumes the whole model sits on the card."), **v))
+            ask(N_("Can I run {model} if it does not fit on my GPU?"), offload_faq(p, m, fig, v))
         if fig.cards_fit:
             ask(N_("Would two GPUs run {model} faster?"),
                 p.n(NP_("No. A second card only helps when one card cannot hold the model; {count} card in our "

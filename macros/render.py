@@ -22,6 +22,7 @@ from .estimator import Settings
 from .export import context_warning, page_labels, script_safe_json
 from .figures import EstimateTable
 from .pages import WORKING_CHECK, ModelPage, ModelPageBuilder
+from .offload_pages import offload_methodology, ram_inputs
 from .phrases import N_, Phrases
 from .records import FieldReader, load_yaml
 from .ui import ui_labels
@@ -139,6 +140,7 @@ class Renderer:
             "context_range": ui_settings().context_tokens_range,
             # the default precision first
             "kv": sorted(self.settings.kv_bytes_per_element, key=lambda k: k != self.settings.default_kv_precision),
+            **ram_inputs(p),
         }
         chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
         calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.confidence,
@@ -190,4 +192,5 @@ class Renderer:
         return self.render("cards_index.html", vendors=browse.cards_index(self.phrases, self.catalogue, self.table))
 
     def render_methodology(self) -> str:
-        return self.render("methodology.html", m=browse.methodology(self.phrases, self.settings))
+        return self.render("methodology.html", m=browse.methodology(self.phrases, self.settings),
+                           o=offload_methodology(self.phrases))

@@ -250,3 +250,66 @@ def test_data_is_written_once_for_the_whole_site(site, catalogue, settings):
     for language, depth in (("en", "../../"), ("nl", "../../../")):
         page = page_path(site, language, "models", "glm-130b").read_text(encoding="utf-8")
         assert f'<script src="{depth}assets/calculator.js"></script>' in page
+
+
+def test_js_offload_matches_python(tmp_path, exported, catalogue, settings):
+    """Cards a model does not fit: the same placement, RAM, speed and command line in both, for
+    random RAM sizes and kinds; and the RAM inputs change the answer."""
+    from macros.commands import row_command
+    from macros.offload import load_ram, offload_estimate
+
+    ram = load_ram()
+    rng = random.Random(SEED + 3)
+    large = [m for m in catalogue.models if m.parameters_b >= 20]
+    small_cards = [c for c in catalogue.cards if c.vram_gb <= 24]
+    cases = []
+    for _ in range(400):
+        cases.append({"model": rng.choice(large).id, "card": rng.choice(small_cards).id,
+                      "context": rng.choice([2048, 4096, 8192, 32768]), "floor": "Q3_K_M",
+                      "kv": rng.choice(sorted(settings.kv_bytes_per_element)),
+                      "ram": rng.choice([16, 32, 64, 96, 128, 192, 256]), "ram_kind": rng.choice(ram.kinds).id,
+                      "calibration": settings.default_calibration})
+    answers = run_node(tmp_path, "offload", cases, exported)
+    offloaded = 0
+    for case, js in zip(cases, answers):
+        model, card = catalogue.model(case["model"]), catalogue.card(case["card"])
+        fitted = estimate(model, card, settings, settings.calibration(), context=case["context"],
+                          floor=case["floor"], kv_precision=case["kv"])
+        if fitted.fits:
+            assert js["fit"] == fitted.fit, case
+            continue
+        py = offload_estimate(model, card, settings, settings.calibration(), ram.system(case["ram"], case["ram_kind"]),
+                              ram, case["context"], case["floor"], kv_precision=case["kv"])
+        if py is None:
+            assert js["fit"] == "none", case
+            continue
+        offloaded += 1
+        assert (js["fit"], js["quant"], js["mode"], js["cpu_layers"]) == (
+            "offload", py.quant.name, py.placement.mode, py.placement.cpu_layers), case
+        for key, value in (("tok_s", py.tok_s), ("tok_s_low", py.tok_s_low), ("tok_s_high", py.tok_s_high),
+                           ("ram_gb", py.placement.ram_gb), ("gpu_gb", py.placement.gpu_gb),
+                           ("ttft_s", py.ttft_s), ("need_gb", py.need_gb)):
+            assert round(js[key], 2) == round(value, 2), (case, key)
+        assert js["command"] == row_command(model, py, case["context"], case["kv"]), case
+    assert offloaded >= 100
+
+
+def test_js_offload_rows_follow_the_ram_inputs(tmp_path, exported, catalogue, settings):
+    """The table's offload rows, for a slow and a fast RAM and a small one, as Python ranks them."""
+    from macros.offload import load_ram
+
+    ram = load_ram()
+    cases = [{"model": "gpt-oss-120b", "context": 4096, "floor": "Q3_K_M", "ram": size, "ram_kind": kind,
+              "calibration": settings.default_calibration}
+             for size, kind in ((64, "ddr4-3200-2ch"), (64, "ddr5-4800-8ch"), (32, "ddr5-6000-2ch"))]
+    cases.append({"model": "llama-3.3-70b", "context": 8192, "floor": "Q4_K_M", "ram": 128,
+                  "ram_kind": "ddr5-6000-2ch", "calibration": settings.default_calibration})
+    answers = run_node(tmp_path, "figures", cases, exported)
+    for case, js in zip(cases, answers):
+        fig = model_figures(catalogue.model(case["model"]), catalogue.cards, settings, context=case["context"],
+                            floor=case["floor"], system=ram.system(case["ram"], case["ram_kind"]))
+        assert js["offload"] == [o.card.id for o in fig.offload], case
+    slow, fast, small = answers[0]["offload"], answers[1]["offload"], answers[2]["offload"]
+    # 71 GB at Q4_K_M: a 24 GB card with 64 GB of RAM runs it, with 32 GB it does not.
+    assert "geforce-rtx-4090" in slow and "geforce-rtx-4090" in fast and "geforce-rtx-4090" not in small
+    assert len(small) < len(slow)

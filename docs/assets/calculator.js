@@ -233,9 +233,18 @@
     misses.sort(missOrder);
     var smallest = null;
     rows.forEach(function (e) { if (!smallest || smallestOrder(e, smallest) < 0) smallest = e; });
+    // Cards it does not fit that run it with part of it in system RAM, fastest first.
+    var system = ramSystem(data, options), offload = [];
+    var offloadMemories = misses.length ? offloadCandidates(model, settings, data.ram, context, floor,
+                                                             options.kvPrecision) : [];
+    misses.forEach(function (e) {
+      var o = offloadEstimate(model, e.card, settings, calibration, system, data.ram, offloadMemories, context);
+      if (o) offload.push(o);
+    });
+    offload.sort(speedOrder);
     return { model: modelId, context: context, floor: floor, calibration: calibration,
              cards_total: data.cards.length, rows: rows, misses: misses,
-             smallest: smallest, fastest: rows.length ? rows[0] : null };
+             smallest: smallest, fastest: rows.length ? rows[0] : null, offload: offload, system: system };
   }
 
   // One model on one card, as `tps-atlas estimate` would give it.
@@ -252,6 +261,13 @@
                                        options.kvPrecision, options.ceiling);
     var e = estimate(model, card, settings, calibration, candidates, context);
     e.measured = findMeasured(data, modelId, e);
+    if (e.fit === "none" && options.offload) {
+      var floor = quant(settings, options.floor || settings.min_quality).name;
+      var o = offloadEstimate(model, card, settings, calibration, ramSystem(data, options), data.ram,
+                              offloadCandidates(model, settings, data.ram, context, floor, options.kvPrecision),
+                              context);
+      if (o) return o;
+    }
     return e;
   }
 
@@ -269,6 +285,136 @@
       if (!best || compareKeys(key, bestKey) < 0) { best = r; bestKey = key; }
     });
     return best;
+  }
+
+  // ------------------------------------------------------------ offload (macros/offload.py)
+  // A model that does not fit the card but fits card + system RAM: the placement llama.cpp would
+  // use (--n-cpu-moe for mixtures of experts, -ngl for dense models) and its speed.
+
+  // Routed-expert parameters (billions), or null for a dense model.
+  function expertParametersB(model) {
+    var total = model.parameters_b, active = model.active_parameters_b;
+    var experts = model.experts_total, used = model.experts_active;
+    if (!active || !experts || !used || experts <= used || active >= total) return null;
+    return Math.min(total, (total - active) * experts / (experts - used));
+  }
+
+  function splitExperts(model, memory, expertsB) {
+    var expertsGb = memory.weights_gb * expertsB / model.parameters_b;
+    var sharedGb = memory.weights_gb - expertsGb;
+    return { on_card: sharedGb + memory.kv_gb + memory.buffer_gb, shared_gb: sharedGb,
+             layer_gb: expertsGb / model.architecture.layers };
+  }
+
+  // ``cpuLayers`` expert layers ("experts") or whole layers ("layers") in RAM.
+  function fixedPlacement(model, memory, mode, cpuLayers) {
+    var layers = model.architecture.layers;
+    cpuLayers = Math.max(0, Math.min(layers, cpuLayers));
+    var gpuLayers = layers - cpuLayers;
+    var expertsB = expertParametersB(model);
+    if (mode === "experts" && expertsB !== null) {
+      var split = splitExperts(model, memory, expertsB);
+      var readShare = model.experts_active / model.experts_total;
+      return { mode: "experts", layers: layers, cpu_layers: cpuLayers, gpu_layers: gpuLayers,
+               gpu_gb: split.on_card + gpuLayers * split.layer_gb, ram_gb: cpuLayers * split.layer_gb,
+               vram_read_gb: split.shared_gb + gpuLayers * split.layer_gb * readShare,
+               ram_read_gb: cpuLayers * split.layer_gb * readShare, kv_gpu_share: 1.0 };
+    }
+    var layerGb = (memory.weights_gb + memory.kv_gb) / layers;
+    var readGb = memory.weights_gb * (model.active_parameters_b || model.parameters_b) / model.parameters_b;
+    return { mode: "layers", layers: layers, cpu_layers: cpuLayers, gpu_layers: gpuLayers,
+             gpu_gb: gpuLayers * layerGb + memory.buffer_gb, ram_gb: cpuLayers * layerGb,
+             vram_read_gb: readGb * gpuLayers / layers, ram_read_gb: readGb * cpuLayers / layers,
+             kv_gpu_share: gpuLayers / layers };
+  }
+
+  // Where each part goes, or null when card and RAM together cannot hold it.
+  function place(model, memory, card, settings, system, ram) {
+    if (card.unified || !model.architecture || card.vram_gb <= 0) return null;
+    var layers = model.architecture.layers;
+    var gpuRoom = settings.fit.fits * card.vram_gb;
+    var ramRoom = system.size_gb - ram.os_reserve_gb;
+    var expertsB = expertParametersB(model);
+    if (expertsB !== null) {
+      var split = splitExperts(model, memory, expertsB);
+      if (split.on_card <= gpuRoom) {
+        var onCard = Math.min(layers, Math.floor((gpuRoom - split.on_card) / split.layer_gb));
+        var experts = fixedPlacement(model, memory, "experts", layers - onCard);
+        return experts.cpu_layers === 0 || experts.ram_gb > ramRoom ? null : experts;
+      }
+    }
+    var layerGb = (memory.weights_gb + memory.kv_gb) / layers;
+    var gpuLayers = Math.min(layers - 1, Math.floor((gpuRoom - memory.buffer_gb) / layerGb));
+    if (gpuLayers < 1) return null;
+    var split2 = fixedPlacement(model, memory, "layers", layers - gpuLayers);
+    return split2.ram_gb <= ramRoom ? split2 : null;
+  }
+
+  function offloadWorking(placement, memory, q, card, calibration, system, ram) {
+    var kvRead = memory.kv_gb * (calibration.kv_read_factor || 0);
+    var w = { vram_read_gb: placement.vram_read_gb + kvRead * placement.kv_gpu_share,
+              card_bandwidth_gb_s: card.bandwidth_gb_s, card_efficiency: efficiency(calibration, q, card),
+              ram_read_gb: placement.ram_read_gb + kvRead * (1 - placement.kv_gpu_share),
+              ram_bandwidth_gb_s: system.kind.bandwidth_gb_s, ram_efficiency: ram.efficiency,
+              overhead_ms: overheadMs(calibration, card) + ram.overhead_ms };
+    w.card_ms = 1000 * w.vram_read_gb / (w.card_bandwidth_gb_s * w.card_efficiency);
+    w.ram_ms = 1000 * w.ram_read_gb / (w.ram_bandwidth_gb_s * w.ram_efficiency);
+    w.seconds_per_token = (w.card_ms + w.ram_ms + w.overhead_ms) / 1000;
+    return w;
+  }
+
+  // A prompt: the card's compute time plus one copy of the RAM part over PCIe per batch.
+  function promptSeconds(model, card, calibration, placement, ram, tokens) {
+    var onCard = promptTokensPerSecond(model, card, calibration);
+    if (!onCard) return null;
+    return tokens / onCard + Math.ceil(tokens / ram.batch_tokens) * placement.ram_gb / ram.pcie_gb_s;
+  }
+
+  // Quants offload tries, best first: the native format, else from best_quant down to the floor.
+  function offloadCandidates(model, settings, ram, context, floor, kvPrecision) {
+    var native = model.native_format ? quant(settings, model.native_format) : null;
+    var ceiling = quant(settings, ram.best_quant).rank;
+    var quants = native ? [native] : allowedQuants(settings, floor).filter(function (q) { return q.rank >= ceiling; });
+    return quants.map(function (q) {
+      return { quant: q, memory: memoryNeeded(model, q, context, settings, kvPrecision) };
+    });
+  }
+
+  // The RAM of a view: size and kind from the options, else data/ram.yaml's default.
+  function ramSystem(data, options) {
+    var ram = data.ram;
+    var size = options.ramGb != null && isFinite(options.ramGb) ? Number(options.ramGb) : ram.default.size_gb;
+    var wanted = String(options.ramKind || ram.default.kind).toLowerCase(), kind = null;
+    ram.kinds.forEach(function (k) { if (k.id.toLowerCase() === wanted) kind = k; });
+    if (!kind) throw new Error("unknown RAM kind: " + options.ramKind);
+    return { size_gb: size, kind: kind };
+  }
+
+  function offloadEstimate(model, card, settings, calibration, system, ram, candidates, context) {
+    for (var i = 0; i < candidates.length; i++) {
+      var c = candidates[i];
+      var placement = place(model, c.memory, card, settings, system, ram);
+      if (!placement) continue;
+      var w = offloadWorking(placement, c.memory, c.quant, card, calibration, system, ram);
+      var tokS = 1 / w.seconds_per_token;
+      var ttft = promptSeconds(model, card, calibration, placement, ram, context);
+      return { card: card, quant: c.quant, memory: c.memory, need_gb: c.memory.total_gb, tok_s: tokS,
+               tok_s_low: tokS * ram.range.low, tok_s_high: tokS * ram.range.high, fit: "offload",
+               prompt_tok_s: ttft ? context / ttft : null, ttft_s: ttft, placement: placement, working: w,
+               system: system, context: context };
+    }
+    return null;
+  }
+
+  // The llama-server line that reproduces a row (macros/commands.py).
+  function llamaServer(modelId, e, context, kvPrecision, gpus) {
+    var p = e.placement;
+    var parts = ["llama-server", "-m", modelId + "-" + e.quant.name + ".gguf", "-c", String(context)];
+    parts.push("-ngl", !p || p.mode === "experts" ? "99" : String(p.gpu_layers));
+    if (p && p.mode === "experts") parts.push("--n-cpu-moe", String(p.cpu_layers));
+    if (gpus > 1) parts.push("--tensor-split", new Array(gpus + 1).join("1,").slice(0, -1));
+    if (kvPrecision && kvPrecision !== "f16") parts.push("-fa", "on", "-ctk", kvPrecision, "-ctv", kvPrecision);
+    return parts.join(" ");
   }
 
   // ------------------------------------------------------------ numbers (macros/formatting.py)
@@ -379,7 +525,34 @@
   }
 
   // How one estimate was worked out, in the page's language (as the built page shows it).
-  function workingHtml(data, labels, f, e) {
+  // The command line of a row, as the page shows it under a worked figure.
+  function runHtml(labels, e, kvPrecision) {
+    return labels.run ? "<p>" + escapeHtml(labels.run) + '</p><pre><code class="tps-command">' +
+      escapeHtml(llamaServer(labels.model, e, e.context, kvPrecision, 1)) + "</code></pre>" : "";
+  }
+
+  // How an offload row was worked out (macros/offload_pages.py offload_working).
+  function offloadWorkingHtml(data, labels, f, e, kvPrecision) {
+    var model = data.models[labels.model], p = e.placement, w = e.working, o = labels.offload;
+    var values = {
+      card: e.card.name, cpu_layers: f.count(p.cpu_layers), gpu_layers: f.count(p.gpu_layers),
+      layers: f.count(p.layers), vram_used: f.gb(p.gpu_gb), ram: f.gb(p.ram_gb),
+      vram_read: f.gb(w.vram_read_gb, 2), ram_read: f.gb(w.ram_read_gb, 2),
+      used: f.count(model.experts_active || 0), experts: f.count(model.experts_total || 0),
+      bandwidth: f.bandwidth(w.card_bandwidth_gb_s), efficiency: f.percent(w.card_efficiency),
+      ram_bandwidth: f.bandwidth(w.ram_bandwidth_gb_s), ram_efficiency: f.percent(w.ram_efficiency),
+      overhead: f.decimal(w.overhead_ms, 2), ms: f.decimal(w.seconds_per_token * 1000, 2), tok_s: f.tokS(e.tok_s),
+      context: f.count(e.context), pcie: f.bandwidth(data.ram.pcie_gb_s), batch: f.count(data.ram.batch_tokens),
+      ttft: e.ttft_s ? f.seconds(e.ttft_s) : "",
+    };
+    var lines = p.mode === "experts" ? o.experts_lines : o.layers_lines;
+    return "<strong>" + fillPhrase(o.title, values) + "</strong><ul>" +
+      lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") + "</ul>" +
+      runHtml(labels, e, kvPrecision);
+  }
+
+  function workingHtml(data, labels, f, e, kvPrecision) {
+    if (e.fit === "offload" && labels.offload) return offloadWorkingHtml(data, labels, f, e, kvPrecision);
     var model = data.models[labels.model];
     var calibration = data.calibrations[data.calibration];
     var readB = model.active_parameters_b || model.parameters_b;
@@ -404,7 +577,8 @@
     return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
       lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
       "</ul><p>" + escapeHtml(w.check) + "</p><pre><code>" +
-      escapeHtml("llama-bench -m " + labels.model + "-" + e.quant.name + ".gguf -p 0 -n 128 -ngl 99") + "</code></pre>";
+      escapeHtml("llama-bench -m " + labels.model + "-" + e.quant.name + ".gguf -p 0 -n 128 -ngl 99") + "</code></pre>" +
+      runHtml(labels, e, kvPrecision);
   }
 
   function escapeHtml(text) {
@@ -430,6 +604,12 @@
         ' (<a href="' + escapeHtml(run.source) + '">' +
         fillPhrase(run.build === "unknown" ? m.detail_no_build : m.detail, values).replace("{context}", context) +
         "</a>)</small>";
+    }
+    var p = e.placement;
+    if (p && labels.offload) {
+      speed += '<br><small class="tps-offload">' + fillPhrase(p.mode === "experts" ? labels.offload.experts
+        : labels.offload.layers, { cpu_layers: f.count(p.cpu_layers), layers: f.count(p.layers),
+                                   ram: f.gb(p.ram_gb) }) + "</small>";
     }
     return '<tr data-card="' + escapeHtml(c.id) + '"><td class="tps-fit-' + e.fit + '">' + escapeHtml(labels.fit[e.fit]) +
       "</td><td>" + speed + "</td>" +
@@ -504,6 +684,12 @@
     state.all = ["1", "on", "true", "yes"].indexOf((params.get("all") || "").toLowerCase()) >= 0;
     var kv = params.get("kv");
     if (kv && (options.kv || []).indexOf(kv) >= 0) state.kv = kv;
+    state.ram = defaults.ram;
+    state.ramkind = defaults.ram_kind;
+    var ram = parseFloat(params.get("ram"));
+    if (ram >= 0 && ram <= 100000) state.ram = ram;
+    var ramkind = params.get("ramkind");
+    if (ramkind && (options.ramKinds || []).indexOf(ramkind) >= 0) state.ramkind = ramkind;
     return state;
   }
 
@@ -517,6 +703,8 @@
     if (state.vram) params.set("vram", state.vram);
     if (state.all) params.set("all", "1");
     if (state.kv && state.kv !== defaults.kv) params.set("kv", state.kv);
+    if (state.ram != null && state.ram !== defaults.ram) params.set("ram", String(state.ram));
+    if (state.ramkind && state.ramkind !== defaults.ram_kind) params.set("ramkind", state.ramkind);
     var text = params.toString();
     return text ? "?" + text : "";
   }
@@ -544,8 +732,11 @@
     var keep = function (e) {
       return (tier === null || e.card.vram_gb >= tier) && matchesSearch(e.card, words);
     };
-    var shown = fig.rows.filter(keep);
-    return state.all ? shown.concat(fig.misses.filter(keep)) : shown;
+    var offloaded = {};
+    (fig.offload || []).forEach(function (e) { offloaded[e.card.id] = true; });
+    var shown = fig.rows.filter(keep).concat((fig.offload || []).filter(keep));
+    return state.all ? shown.concat(fig.misses.filter(function (e) { return keep(e) && !offloaded[e.card.id]; }))
+      : shown;
   }
 
   var api = {
@@ -556,7 +747,7 @@
     pluralText: pluralLabel, parseContext: parseContext, rowHtml: rowHtml, rowsHtml: rowsHtml,
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
-    speedClass: speedClass,
+    speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, llamaServer: llamaServer,
   };
 
   if (typeof module !== "undefined" && module.exports) module.exports = api;
@@ -607,6 +798,8 @@
       quants: Array.from(form.elements.floor.options).map(function (o) { return o.value; }),
       tiers: Array.from(form.elements.vram.options).map(function (o) { return o.value; }).filter(Boolean),
       kv: form.elements.kv ? Array.from(form.elements.kv.options).map(function (o) { return o.value; }) : [],
+      ramKinds: form.elements.ramkind ? Array.from(form.elements.ramkind.options).map(function (o) { return o.value; })
+        : [],
     };
     defaults.kv = options.kv[0];  // the page lists the default precision first
     var contextField = form.elements.context;
@@ -684,6 +877,8 @@
       form.elements.all.checked = state.all;
       if (form.elements.kv) form.elements.kv.value = state.kv;
       if (form.elements.ceiling && state.ceiling) form.elements.ceiling.value = state.ceiling;
+      if (form.elements.ram && state.ram != null) form.elements.ram.value = String(state.ram);
+      if (form.elements.ramkind && state.ramkind) form.elements.ramkind.value = state.ramkind;
     }
 
     // The view the form shows now; null while the context field holds something unreadable.
@@ -704,16 +899,26 @@
         all: form.elements.all.checked,
         kv: form.elements.kv ? form.elements.kv.value : defaults.kv,
         ceiling: form.elements.ceiling ? form.elements.ceiling.value : defaults.ceiling,
+        ram: ramInput(),
+        ramkind: form.elements.ramkind ? form.elements.ramkind.value : defaults.ram_kind,
       };
+    }
+
+    // System RAM in GB: what the box says, the default where it is empty or unreadable.
+    function ramInput() {
+      var ram = form.elements.ram ? parseFloat(form.elements.ram.value) : NaN;
+      return ram >= 0 && ram <= 100000 ? ram : defaults.ram;
     }
 
     // The figures of a context and floor; searching and filtering by memory reuse them.
     function figures(state, fresh) {
-      var key = state.context + "|" + state.floor + "|" + state.kv + "|" + state.ceiling;
+      var key = state.context + "|" + state.floor + "|" + state.kv + "|" + state.ceiling + "|" + state.ram + "|" +
+        state.ramkind;
       if (fresh || !has(cache, key)) {
         if (Object.keys(cache).length >= 16) cache = {};
         cache[key] = modelFigures(data, labels.model, { context: state.context, floor: state.floor,
-                                                        kvPrecision: state.kv, ceiling: state.ceiling });
+                                                        kvPrecision: state.kv, ceiling: state.ceiling,
+                                                        ramGb: state.ram, ramKind: state.ramkind });
       }
       return cache[key];
     }
@@ -752,7 +957,8 @@
       empty.hidden = rows.length > 0 || (!fig.rows.length && !state.all);
       // The worked examples describe the default inputs only.
       var isDefault = state.context === defaults.context && state.floor === defaults.floor &&
-        state.kv === defaults.kv && state.ceiling === defaults.ceiling;
+        state.kv === defaults.kv && state.ceiling === defaults.ceiling && state.ram === defaults.ram &&
+        state.ramkind === defaults.ram_kind;
       workings.forEach(function (w) { w.hidden = !isDefault; });
       var done = performance.now();
       form.setAttribute("data-state", "ready");
@@ -784,11 +990,11 @@
       if (!state || !data) return;
       var e = estimateOne(data, labels.model, row.getAttribute("data-card"),
                           { context: state.context, floor: state.floor, kvPrecision: state.kv,
-                            ceiling: state.ceiling });
+                            ceiling: state.ceiling, offload: true, ramGb: state.ram, ramKind: state.ramkind });
       if (!e.quant) return;
       var extra = document.createElement("tr");
       extra.className = "tps-working-row";
-      extra.innerHTML = '<td colspan="' + row.cells.length + '">' + workingHtml(data, labels, f, e) + "</td>";
+      extra.innerHTML = '<td colspan="' + row.cells.length + '">' + workingHtml(data, labels, f, e, state.kv) + "</td>";
       row.insertAdjacentElement("afterend", extra);
       row.setAttribute("aria-expanded", "true");
     }

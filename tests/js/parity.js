@@ -8,6 +8,7 @@
 //   format     [{language, units, calls: [[method, ...args]]}] -> [[text, ...]]
 //   page       [{labels, state}] -> [{rows_html, tiles_html}] (labels: a page's tps-calculator JSON)
 //   working    [{labels, card}] -> [worked example html] at the page's defaults
+//   offload    [{model, card, context, floor, kv, ram, ram_kind}] -> [{fit, quant, tok_s, placement, command, ...}]
 "use strict";
 
 const fs = require("fs");
@@ -18,7 +19,8 @@ const request = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const data = request.data ? JSON.parse(fs.readFileSync(request.data, "utf8")) : null;
 
 function options(c) {
-  return { context: c.context, floor: c.floor, calibration: c.calibration, kvPrecision: c.kv, ceiling: c.ceiling };
+  return { context: c.context, floor: c.floor, calibration: c.calibration, kvPrecision: c.kv, ceiling: c.ceiling,
+           ramGb: c.ram, ramKind: c.ram_kind };
 }
 
 const tasks = {
@@ -31,8 +33,17 @@ const tasks = {
   figures: (cases) => cases.map((c) => {
     const fig = calc.modelFigures(data, c.model, options(c));
     const ids = (list) => list.map((e) => e.card.id);
-    return { rows: ids(fig.rows), misses: ids(fig.misses), smallest: fig.smallest && fig.smallest.card.id,
+    return { rows: ids(fig.rows), misses: ids(fig.misses), offload: ids(fig.offload),
+             smallest: fig.smallest && fig.smallest.card.id,
              fastest: fig.fastest && fig.fastest.card.id, cards_total: fig.cards_total };
+  }),
+  offload: (cases) => cases.map((c) => {
+    const e = calc.estimateOne(data, c.model, c.card, Object.assign(options(c), { offload: true }));
+    const p = e.placement || null;
+    return { fit: e.fit, quant: e.quant ? e.quant.name : null, need_gb: e.need_gb, tok_s: e.tok_s,
+             tok_s_low: e.tok_s_low, tok_s_high: e.tok_s_high, ttft_s: e.ttft_s,
+             mode: p && p.mode, cpu_layers: p && p.cpu_layers, ram_gb: p && p.ram_gb, gpu_gb: p && p.gpu_gb,
+             command: e.quant ? calc.llamaServer(c.model, e, c.context, c.kv, 1) : null };
   }),
   format: (cases) => cases.map((c) => {
     const f = new calc.Formatter(c.language, c.units);
