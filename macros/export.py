@@ -251,7 +251,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         # The worked example's parameter count, in words as the page writes it ("8.2 billion").
         "read_params": f.parameters(model.read_parameters_b),
         # Phrases of the worked example any row can show; the browser fills the placeholders.
-        "working": {"title": p.gettext(WORKING_TITLE), "lines": [p.gettext(line) for line in working_lines(model, False)],
+        "working": {"title": p.gettext(WORKING_TITLE),
+                    "lines": [p.gettext(line) for line in working_lines(model, False)],
                     "class_lines": [p.gettext(line) for line in working_lines(model, True)],
                     "check": p.gettext(WORKING_CHECK)},
         "measured": {"text": p.gettext(MEASURED), "other": p.gettext(MEASURED_OTHER),

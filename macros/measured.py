@@ -136,14 +136,14 @@ def read_runs(path: Path) -> tuple[Run, ...]:
         cells = line.split("\t")
         if len(cells) != len(COLUMNS):
             raise DataError(f"{path}:{number}", "(line)", f"{len(COLUMNS)} tab-separated columns", len(cells))
-        runs.append(_parse(path, number, dict(zip(COLUMNS, cells))))
+        runs.append(_parse(path, number, dict(zip(COLUMNS, cells, strict=True))))
     return tuple(runs)
 
 
 @lru_cache(maxsize=4)
 def load_runs(path: str | None = None) -> tuple[Run, ...]:
-    path = Path(path) if path else MEASURED_FILE
-    return read_runs(path) if path.exists() or path != MEASURED_FILE else ()
+    file = Path(path) if path else MEASURED_FILE
+    return read_runs(file) if file.exists() or file != MEASURED_FILE else ()
 
 
 def chip_of(card: Card) -> str:
@@ -211,7 +211,7 @@ def split_speeds(example: dict[str, str], catalogue, runs: Sequence[Run] | None 
     speeds: dict[int, tuple[int, float]] = {}
     for run in load_runs() if runs is None else runs:
         if (card and run.card == card.id and run.model_name == example["model"] and run.quant == example["quant"]
-                and run.test == "tg" and run.depth == 0 and not run.offload):
-            if run.n_gpus not in speeds or run.tokens < speeds[run.n_gpus][0]:
-                speeds[run.n_gpus] = (run.tokens, run.tok_s)
+                and run.test == "tg" and run.depth == 0 and not run.offload
+                and (run.n_gpus not in speeds or run.tokens < speeds[run.n_gpus][0])):
+            speeds[run.n_gpus] = (run.tokens, run.tok_s)
     return {n: tok_s for n, (_, tok_s) in speeds.items()}

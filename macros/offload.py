@@ -46,7 +46,7 @@ from pathlib import Path
 
 from .catalogue import DATA_DIR, Card, Model
 from .errors import DataError
-from .estimator import (Calibration, Estimate, Memory, Quant, Settings, load_settings, memory_needed,
+from .estimator import (Calibration, Estimate, Memory, Quant, Settings, memory_needed,
                         prompt_tokens_per_second)
 from .records import FieldReader, load_yaml
 
@@ -86,7 +86,7 @@ class RamSettings:
                 return kind
         raise DataError(self.file, "kinds", "one of " + ", ".join(k.id for k in self.kinds), name)
 
-    def system(self, size_gb: float | None = None, kind: str | None = None) -> "System":
+    def system(self, size_gb: float | None = None, kind: str | None = None) -> System:
         return System(self.default_size_gb if size_gb is None else size_gb,
                       self.kind(kind or self.default_kind))
 

@@ -133,7 +133,7 @@ def offload_faq(p: Phrases, m: Model, fig, v: dict) -> Markup:
     by_card = {o.card.id: o for o in fig.offload}
     ram_v = ram_values(p, fig.system)
     nearest = by_card.get(fig.nearest_miss.card.id) if fig.nearest_miss else None
-    picks = [o for o in dict.fromkeys(x for x in (reference_offload(fig.offload), nearest) if x)]
+    picks = list(dict.fromkeys(x for x in (reference_offload(fig.offload), nearest) if x))
     if not picks:
         return p.t(N_("Not with {ram_size} of system memory: at {miss_quant} it needs about {miss_need}, more "
                       "than any card we track holds together with that memory."), **v, **ram_v)

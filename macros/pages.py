@@ -175,7 +175,7 @@ class ModelPage:
     chart_items: list[tuple[str, float, str]]
     chart_title: str
     chart_summary: str
-    workings: list[tuple[str, list[Markup], str]]
+    workings: list[tuple[str, list[Markup], str, str]]  # title, lines, check, command
     measured_note: Markup | None = None
 
 
