@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import statistics
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Callable, Iterable, Sequence
 
 from .catalogue import Card, Model, load_catalogue
@@ -131,12 +131,16 @@ def _loss(points, efficiency: float, overhead_s: float) -> float:
     return sum(w * _huber(math.log(measured * (x / efficiency + overhead_s))) for x, measured, w in points)
 
 
+def _loss_at(points, overhead_s: float, efficiency: float) -> float:
+    return _loss(points, efficiency, overhead_s)
+
+
 def fit_decode(rows: Sequence[Row], kv_read_factor: float, pull_to_ms: float | None) -> tuple[float, float]:
     """(efficiency, overhead_ms) of one group of rows."""
     points = _points(rows, kv_read_factor)
     best = None
     for overhead_ms in OVERHEAD_GRID_MS:
-        e = _golden(lambda x, o=overhead_ms: _loss(points, x, o / 1000), 0.05, MAX_EFFICIENCY)
+        e = _golden(partial(_loss_at, points, overhead_ms / 1000), 0.05, MAX_EFFICIENCY)
         total = _loss(points, e, overhead_ms / 1000)
         if pull_to_ms is not None:
             total += OVERHEAD_PULL * sum(w for _, _, w in points) * (overhead_ms - pull_to_ms) ** 2 / 10
@@ -153,7 +157,7 @@ def fit_shared(rows: Sequence[Row], classes: Sequence[SpeedClass], kv_read_facto
         total = 0.0
         for group in groups.values():
             points = _points(group, kv_read_factor)
-            e = _golden(lambda x, p=points, o=overhead_ms: _loss(p, x, o / 1000), 0.05, MAX_EFFICIENCY, steps=30)
+            e = _golden(partial(_loss_at, points, overhead_ms / 1000), 0.05, MAX_EFFICIENCY, steps=30)
             total += _loss(points, e, overhead_ms / 1000)
         if best is None or total < best[0]:
             best = (total, overhead_ms)
