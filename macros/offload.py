@@ -186,6 +186,7 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
     """Where each part goes, or None when card and RAM together cannot hold it.
 
     >>> from .catalogue import Architecture
+    >>> from .estimator import load_settings
     >>> moe = Model("m", "M", "m.yaml", True, 100.0, 19.0, 10, 1, Architecture(layers=10, attention="gqa"))
     >>> p = place(moe, Memory(50.0, 1.0, 0.5, True), Card("c", "C", "NVIDIA", 24, 1000.0, None),
     ...           load_settings(), System(64, load_ram().kind("ddr5-6000-2ch")), load_ram())
