@@ -34,8 +34,9 @@ def seed_rows():
 # The pages the page tests read: a preview build (TPS_PREVIEW) of these models and cards in all
 # four languages, over the whole catalogue (figures, indexes and the home page are the real ones).
 PREVIEW_MODELS = ("glm-130b", "glm-4.1v-thinking", "glm-4.5", "glm-5", "mixtral-8x7b", "llama-3.1-8b",
-                  "qwen3-30b-a3b", "deepseek-r1", "falcon-7b")
-PREVIEW_CARDS = ("h100-nvl-94gb", "apple-m4-max-128gb", "geforce-rtx-4090")
+                  "qwen3-30b-a3b", "deepseek-r1", "falcon-7b",
+                  "llama-3.2-1b")  # the largest table: the browser tests' phone and timing cases
+PREVIEW_CARDS = ("h100-nvl-94gb", "apple-m4-max-128gb", "geforce-rtx-4090", "radeon-instinct-mi300x")
 
 
 @pytest.fixture(scope="session")
