@@ -7,6 +7,7 @@ reads fully without JavaScript. Screenshots of each state go to test-output/.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -57,17 +58,24 @@ def built_site(request):
     return Path(prebuilt) if prebuilt else request.getfixturevalue("site")
 
 
-@pytest.fixture(scope="module")
-def server(built_site):
-    site = built_site
-    """The built site over HTTP on 127.0.0.1, from a thread."""
+@contextlib.contextmanager
+def serving(site: Path):
+    """A built site over HTTP on 127.0.0.1, from a thread; yields its address."""
     httpd = LocalServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    with serving(built_site) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")

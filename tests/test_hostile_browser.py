@@ -9,15 +9,13 @@ any dialog (alert, confirm, prompt) fails the test.
 
 from __future__ import annotations
 
-import functools
-import threading
 from pathlib import Path
 
 import pytest
 
 from .project_copy import copy_project, mkdocs_build
 from .test_bad_input import add_model, hostile_data
-from .test_browser import CHROMIUM, CHROMIUM_ARGS, LocalServer, QuietHandler
+from .test_browser import CHROMIUM, CHROMIUM_ARGS, serving
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
 
@@ -41,13 +39,8 @@ def hostile_server(tmp_path_factory):
     site = folder / "site"
     result = mkdocs_build(project, site)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
-    httpd = LocalServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=10)
+    with serving(site) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
