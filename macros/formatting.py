@@ -86,6 +86,11 @@ class Formatter:
         """What joins a number and its unit: a no-break space in French (the calculator needs it too)."""
         return UNIT_SPACE.get(self.language, " ")
 
+    def browser_units(self) -> dict[str, str]:
+        """The unit spellings the browser's formatter takes from the page, to write units as this does."""
+        return {" ": self.unit_space, "GB": self.unit("GB"), "GB/s": self.unit("GB/s"),
+                "%": self.percent(0.5).removeprefix(self.count(50))}
+
     def with_unit(self, number: str, symbol: str) -> str:
         """``number`` and its unit, joined by a no-break space where the language wants one."""
         return f"{number}{self.unit_space}{self.unit(symbol)}"

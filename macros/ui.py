@@ -29,7 +29,7 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
     g = p.gettext
     return {
         "language": p.language,
-        "units": {"GB": f.unit("GB"), "GB/s": f.unit("GB/s"), "%": f.percent(0.5).removeprefix(f.count(50))},
+        "units": f.browser_units(),
         "my_device": g(N_("My device")),
         "label_value": g(N_("{label}: {value}")),
         "choose": g(N_("Choose your GPU or machine")),
