@@ -28,11 +28,11 @@ pytestmark = [pytest.mark.browser,
 MODEL, CARD, BIG_RAM, SLOW_KIND = "glm-4.5", "geforce-rtx-4090", 256, "ddr4-3200-2ch"
 
 
-def python_offload(calibration: str, context: int, size: float, kind: str):
+def python_offload(calibration: str, tokens: int, size: float, kind: str):
     """The Python estimator's offload estimate of the card, as the model page computes it, or None."""
     catalogue, settings = load_catalogue(), load_settings()
     fig = model_figures(catalogue.model(MODEL), catalogue.cards, settings, settings.calibration(calibration),
-                        context=context, system=load_ram().system(size, kind))
+                        context=tokens, system=load_ram().system(size, kind))
     assert all(e.card.id != CARD for e in fig.rows)   # it does not fit the card alone
     return next((o for o in fig.offload if o.card.id == CARD), None)
 
