@@ -96,8 +96,8 @@ def test_bad_ram_file_names_file_and_field(tmp_path):
 def test_measured_offload_runs_within_a_quarter():
     decode, _ = score(test="tg")
     prompt, _ = score(test="pp")
-    # Decode runs whose RAM kind is stated are few (three); each is scored.
-    assert len(decode) >= 3 and median_error(decode) <= 0.25
+    # Every decode run whose RAM kind is stated is scored (16 of them on 2026-11-30).
+    assert len(decode) >= 10 and median_error(decode) <= 0.25
     assert len(prompt) >= 5 and median_error(prompt) <= 0.25
 
 
