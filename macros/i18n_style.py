@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .phrases import PLACEHOLDER, TAG
+from .phrases import FORMS_CONTEXT, PLACEHOLDER, TAG
 
 # Placeholders that hold a number (a count, a size, a speed), so a sentence starting with
 # one starts with a digit.
@@ -107,7 +107,8 @@ def check_style(catalog, path: Path, language: str, strict_context: bool = False
         has_placeholders = any(PLACEHOLDER.search(s) for s in sources)
         if strict_context and has_placeholders and not message.auto_comments:
             problems.append(f"{where}: no translators' comment (#.) saying what the placeholders hold: {label!r}")
-        if language == "en" or not forms:
+        # A name's forms are data, not a sentence: i18n_cli checks them as forms.
+        if language == "en" or not forms or (message.context or "").startswith(FORMS_CONTEXT):
             continue
         # Labels and table values ("{count} models", "{value} ms") may start with their number.
         if is_sentence(sources[-1]) and any(starts_with_count(form) for form in forms):

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from .export import plural_runs
 from .pages import fit_label
-from .phrases import N_, NP_, PLACEHOLDER, Phrases
+from .phrases import N_, NP_, Phrases, placeholders
+
 
 def placeholders_of(text: str) -> set[str]:
-    return set(PLACEHOLDER.findall(text))
+    return placeholders(text)
 
 
 def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
