@@ -11,6 +11,7 @@ from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
 from .pages import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
+from .names import card_name
 from .phrases import N_, NP_, Phrases
 from .offload_pages import OffloadCardRow, card_offload_intro, card_offload_rows, ram_values
 
@@ -151,7 +152,8 @@ class CardPageBuilder:
         runs, misses = self.table.card_rows(card.id)
         offload = self.table.card_offload(card.id)
         offloaded = {m.id for m, _ in offload}
-        v = {"card": card.name, "vram": f.vram(card.vram_gb), "bandwidth": f.bandwidth(card.bandwidth_gb_s),
+        v = {"card": card_name(card, p.language), "vram": f.vram(card.vram_gb),
+             "bandwidth": f.bandwidth(card.bandwidth_gb_s),
              "total": f.count(len(self.catalogue.models))}
         if runs:
             best, best_e = runs[0]
@@ -180,11 +182,11 @@ class CardPageBuilder:
             measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
             misses=[self.miss_row(m, miss) for m, miss in misses if m.id not in offloaded],
             offload_rows=card_offload_rows(p, offload, self.table.settings.context_tokens),
-            offload_intro=card_offload_intro(p, offload[0][1].system, card.name) if offload else None,
+            offload_intro=card_offload_intro(p, offload[0][1].system, card) if offload else None,
             chart_items=chart_items,
             chart_title=(p.t(N_("The fastest models on the {card}"), **v)),
             chart_summary=(p.t(N_("Estimated tokens per second of the ten fastest models on the {card}: "
-                                     "{items}."), card=card.name,
+                                     "{items}."), card=v["card"],
                                   items=f.names(f"{name} {value}" for name, _, value in chart_items)))
             if chart_items else "",
             faq=self.faq(card, runs, misses, v, dict(offload)),
@@ -198,7 +200,7 @@ class CardPageBuilder:
         by_model = {m.id: e for m, e in runs}
         miss_by_model = {m.id: miss for m, miss in misses}
         for model in self.portal.card_faq_models:
-            question = (p.t(N_("Can the {card} run {model}?"), card=card.name, model=model.name))
+            question = (p.t(N_("Can the {card} run {model}?"), card=v["card"], model=model.name))
             if model.id in by_model:
                 e = by_model[model.id]
                 fit = fit_sentence(p, e.fit)
@@ -234,7 +236,7 @@ class CardPageBuilder:
                                   "On the same model, speed follows bandwidth.",
                                   "{count} of them read memory faster; the fastest is the {peer} at {peer_bandwidth}. "
                                   "On the same model, speed follows bandwidth."), faster,
-                              peer=fastest.name, peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
+                              peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
             else:
                 answer += p.t(N_("None of them reads memory faster, so none runs the same model faster."))
             qa.append(((p.t(N_("How does the {card} compare with cards of the same memory?"), **v)), answer))

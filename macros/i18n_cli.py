@@ -30,7 +30,7 @@ from .phrases import (DOMAIN, FORMS_CONTEXT, LANGUAGES, LOCALES_DIR, consistent,
 
 ROOT = LOCALES_DIR.parent
 KEYWORDS = ["-k", "N_", "-k", "NP_:1,2", "-k", "NC_:1c,2"]
-CASE_SPEC = re.compile(r"\{(\w+):(?:" + "|".join(CASES) + r")\}")
+CASE_SPEC = re.compile(r"\{(\w+):(?:" + "|".join(c for case in CASES for c in (case, case.capitalize())) + r")\}")
 # The forms of a name may say it without {name}: msgfmt must not read them as format strings.
 FORMS_FLAG = re.compile(r'^(#,.*?)(?:, )?python-brace-format(.*\n(?:#.*\n)*msgctxt "name forms: )', re.M)
 # A code comment starting with this tag, right above a phrase, reaches the translators as "#.".
@@ -105,6 +105,11 @@ def check_catalogue(path: Path, language: str) -> list[str]:
             found = set().union(*(placeholders(f) for f in forms))
             problems.append(f"{where}: placeholders differ from the source: expected "
                             f"{{{', '.join(sorted(source))}}}, found {{{', '.join(sorted(found))}}}: {label!r}")
+        cases = {c for form in forms for c in re.findall(r"\{\w+:(\w+)\}", form)}
+        unknown = sorted(c for c in cases if c.lower() not in CASES)
+        if unknown:
+            problems.append(f"{where}: unknown case(s) {', '.join(unknown)} after a name (cases: "
+                            f"{', '.join(CASES)}; capitalised to start a sentence): {label!r}")
         problem = markup_problem(message.id, message.string)
         if problem:
             problems.append(f"{where}: markup differs from the source ({problem}): {label!r}")

@@ -86,6 +86,7 @@ def french_spacing(text: str) -> list[str]:
     """Places in a French sentence where a unit or : ; ? ! » lacks its no-break space."""
     text = TAG.sub("", text)
     text = re.sub(r"https?://\S+|&\w+;", " ", text)
+    text = re.sub(r"\{(\w+):\w+\}", r"{\1}", text)  # a name's case, {card:nom}, is not a colon
     found = []
     for match in FRENCH_UNITS.finditer(text):
         found.append(repr(match.group(1) + match.group(2)))

@@ -3,16 +3,17 @@
 A sentence keeps a name's placeholder, ``{card}``. A translation that needs the name with its
 article writes the case after a colon: ``{card:nom}`` (die GeForce RTX 4090, la Radeon, de H100),
 ``{card:acc}``, ``{card:dat}`` (auf dem Apple M3 Ultra), ``{card:gen}``, French ``{card:a}`` (à la,
-au, à l') and ``{card:de}`` (de la, du, de l'), and ``{country:in}`` (in de Verenigde Staten, aux
+au, à l') and ``{card:de}`` (de la, du, de l'), ``{card:Nom}`` (capitalised, to start a sentence:
+Die GeForce RTX 4090), and ``{country:in}`` (in de Verenigde Staten, aux
 États-Unis, in den Vereinigten Staaten). The bare ``{card}`` stays the name alone, as tables,
 titles and lists want it (an entry's ``name`` form, where it has one: Alibaba (équipe Qwen)).
 
 Which words each case takes is data a translator edits: one catalogue entry per kind of name,
 ``msgctxt "name forms: gpu"``, ``msgid "nom: the {name}"``, whose translation lists the cases of
 the language separated by ``|``: ``"nom: die {name} | acc: die {name} | dat: der {name} | gen: der
-{name}"``. A form may leave ``{name}`` out and say the whole name (``"nom: l'université
+{name}"``. A form may leave ``{name}`` out and say the whole name (``"nom: l’université
 Tsinghua"``). A case the language does not list falls back to ``nom``, and ``nom`` to the name.
-French elides le/la/de before a vowel (l'Apple M3 Ultra, à l'Instinct MI300X, d'OpenAI) by rule.
+French elides le/la/de before a vowel (l’Apple M3 Ultra, à l’Instinct MI300X, d’OpenAI) by rule.
 
 Cards get the forms of their kind (``card_kind``: gpu, processor or computer, from
 data/names.yaml); organisations and countries the forms of their own entry (``NAME_FORMS``) or,
@@ -25,11 +26,11 @@ translation writes ``{placeholder:case}``. ``card_phrase``, ``organisation_phras
 >>> card_phrase("GeForce RTX 4090", "de", "dat"), card_phrase("Apple M3 Ultra (512 GB)", "de", "dat")
 ('der GeForce RTX 4090', 'dem Apple M3 Ultra (512 GB)')
 >>> card_phrase("GeForce RTX 4090", "fr", "a"), card_phrase("Apple M3 Ultra (512 GB)", "fr", "nom")
-('à la GeForce RTX 4090', "l'Apple M3 Ultra (512 GB)")
+('à la GeForce RTX 4090', 'l’Apple M3 Ultra (512 GB)')
 >>> card_phrase("NVIDIA DGX Spark (GB10, 128 GB)", "fr", "a"), card_phrase("GeForce RTX 4090", "nl", "dat")
 ('au NVIDIA DGX Spark (GB10, 128 GB)', 'de GeForce RTX 4090')
 >>> organisation_phrase("Tsinghua University", "fr", "nom"), organisation_phrase("OpenAI", "fr", "de")
-("l'université Tsinghua", "d'OpenAI")
+('l’université Tsinghua', 'd’OpenAI')
 >>> country_phrase("US", "nl", "in"), country_phrase("US", "fr", "in"), country_phrase("CN", "de", "in")
 ('in de Verenigde Staten', 'aux États-Unis', 'in China')
 >>> joined_name([organisation_name("Tsinghua University", "de"), organisation_name("Zhipu AI", "de")],
@@ -81,12 +82,12 @@ NAME_FORMS: dict[str, tuple[str, str]] = {
     "computer": NC_("name forms: computer", "nom: the {name}"),
     # TRANSLATORS: the forms of an organisation without an entry of its own (a
     # company: OpenAI, Meta AI), as for "name forms: gpu"; {name} is its name.
-    # Example (fr): "nom: {name} | de: de {name}" gives "d'OpenAI" (French
+    # Example (fr): "nom: {name} | de: de {name}" gives "d’OpenAI" (French
     # elides de and le/la before a vowel by itself).
     "organisation": NC_("name forms: organisation", "nom: {name}"),
     # TRANSLATORS: the forms of this university's name, as for "name forms:
     # gpu"; {name} is its English name, a form may translate it instead.
-    # Example (fr): "nom: l'université Tsinghua".
+    # Example (fr): "nom: l’université Tsinghua".
     "Tsinghua University": NC_("name forms: Tsinghua University", "nom: {name}"),
     # TRANSLATORS: the forms of this institute's name, as for "name forms:
     # gpu"; {name} is its English name. Example (de): "nom: das {name} | dat:
@@ -126,8 +127,9 @@ NAME_FORMS: dict[str, tuple[str, str]] = {
 
 FORM = re.compile(r"^\s*(\w+)\s*:\s*(.*?)\s*$")
 # French: le/la (and à la, de la, au, du) before a vowel become l', à l', de l'; de becomes d'.
-FRENCH_ELISION = ((re.compile(r"\b(?:à la|au) $"), "à l'"), (re.compile(r"\b(?:de la|du) $"), "de l'"),
-                  (re.compile(r"\b(?:la|le) $", re.I), "l'"), (re.compile(r"\bde $"), "d'"))
+# The typographic apostrophe, as the French catalogue writes it.
+FRENCH_ELISION = ((re.compile(r"\b(?:à la|au) $"), "à l’"), (re.compile(r"\b(?:de la|du) $"), "de l’"),
+                  (re.compile(r"\b(?:la|le) $", re.I), "l’"), (re.compile(r"\bde $"), "d’"))
 FRENCH_VOWEL = re.compile(r"^[AEIOUYÂÀÉÈÊÎÏÔÛaeiouyâàéèêîïôû]")
 
 
@@ -188,6 +190,12 @@ class Name:
         return self.forms.get("name") or self.text
 
     def form(self, case: str) -> str:
+        """The name in ``case``; a capitalised case (``Nom``) starts a sentence: Die GeForce."""
+        if case[:1].isupper():
+            found = self.form(case.lower())
+            return found[:1].upper() + found[1:]
+        if case == "name":
+            return str(self)
         return self.forms.get(case) or self.forms.get("nom") or self.text
 
 

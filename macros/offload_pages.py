@@ -14,6 +14,7 @@ from markupsafe import Markup
 from .catalogue import Model
 from .commands import row_command
 from .offload import OffloadEstimate, RamKind, System, load_ram
+from .names import card_name
 from .phrases import N_, NP_, Phrases
 
 SMALL_CARD_GB = 24   # the largest consumer card: the offload figure a reader most likely needs
@@ -77,7 +78,8 @@ def offload_working(p: Phrases, m: Model, e: OffloadEstimate, context: int,
     """Title, lines, the llama-bench line that checks it and the llama-server line that runs it."""
     f, pl, w = p.fmt, e.placement, e.working
     ram = load_ram()
-    values = dict(card=e.card.name, cpu_layers=f.count(pl.cpu_layers), gpu_layers=f.count(pl.gpu_layers),
+    values = dict(card=card_name(e.card, p.language), cpu_layers=f.count(pl.cpu_layers),
+                  gpu_layers=f.count(pl.gpu_layers),
                   layers=f.count(pl.layers), vram_used=f.gb(pl.gpu_gb), ram=f.gb(pl.ram_gb),
                   vram_read=f.gb(w.vram_read_gb, 2), ram_read=f.gb(w.ram_read_gb, 2),
                   used=f.count(m.experts_active or 0), experts=f.count(m.experts_total or 0),
@@ -89,7 +91,7 @@ def offload_working(p: Phrases, m: Model, e: OffloadEstimate, context: int,
     lines = OFFLOAD_LINES_EXPERTS if pl.mode == "experts" else OFFLOAD_LINES_LAYERS
     placement = (f"-ngl 99 -ncmoe {pl.cpu_layers}" if pl.mode == "experts" else f"-ngl {pl.gpu_layers}")
     check = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 {placement}"
-    return (str(p.t(OFFLOAD_TITLE, card=e.card.name)),
+    return (str(p.t(OFFLOAD_TITLE, card=values["card"])),
             [p.t(line, **values) for line in lines + OFFLOAD_LINES_COMMON],
             check, row_command(m, e, context, kv_precision))
 
@@ -139,7 +141,8 @@ def offload_faq(p: Phrases, m: Model, fig, v: dict) -> Markup:
                       "than any card we track holds together with that memory."), **v, **ram_v)
     sentences = [p.t(N_("Yes, with part of it in system memory (RAM), as the rows marked “With offload” show."))]
     for o in picks:
-        values = dict(card=o.card.name, vram=f.vram(o.card.vram_gb), quant=o.quant.name, tok_s=f.tok_s(o.tok_s),
+        values = dict(card=card_name(o.card, p.language), vram=f.vram(o.card.vram_gb), quant=o.quant.name,
+                      tok_s=f.tok_s(o.tok_s),
                       range=f.tok_range(o.tok_s_low, o.tok_s_high), ram=f.gb(o.placement.ram_gb), **ram_v)
         sentences.append(p.t(N_("With {ram_size} of {ram_kind}, the {card} ({vram}) runs it at {quant} at about "
                                 "{tok_s} ({range} tok/s), with {ram} in RAM.") if o is picks[0] else
@@ -171,11 +174,11 @@ def card_offload_rows(p: Phrases, pairs, context: int) -> list[OffloadCardRow]:
             for m, o in pairs]
 
 
-def card_offload_intro(p: Phrases, system: System, card_name: str) -> Markup:
+def card_offload_intro(p: Phrases, system: System, card) -> Markup:
     return p.t(N_("These models do not fit on the {card} alone but run with part of them in system memory, "
                   "worked out for {ram_size} of {ram_kind} ({ram_bandwidth}), a typical gaming PC. "
                   "Mixtures of experts stay usable; dense models slow to a crawl."),
-               card=card_name, **ram_values(p, system))
+               card=card_name(card, p.language), **ram_values(p, system))
 
 
 def source_url(source: str) -> str:

@@ -1,0 +1,118 @@
+"""Names inside translated sentences take their article, gender and case (macros/names.py), and
+`tps-atlas i18n check` reads a name's forms and the cases translations ask for."""
+
+from __future__ import annotations
+
+import pytest
+
+from macros.errors import DataError
+from macros.i18n_cli import check_catalogue, msgfmt_check
+from macros.names import card_kind, card_name, card_patterns, country_phrase, joined_name, organisation_name
+from macros.phrases import Phrases
+
+HEADER = '''msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=utf-8\\n"
+"Language: {lang}\\n"
+"Plural-Forms: {plural}\\n"
+
+'''
+
+APPLE, RTX, SPARK = "Apple M3 Ultra (512 GB)", "GeForce RTX 4090", "NVIDIA DGX Spark (GB10, 128 GB)"
+
+
+@pytest.mark.parametrize("language, card, expected", [
+    ("de", RTX, "Läuft Llama 3.1 8B auf der GeForce RTX 4090?"),
+    ("de", APPLE, "Läuft Llama 3.1 8B auf dem Apple M3 Ultra (512 GB)?"),
+    ("nl", APPLE, "Draait Llama 3.1 8B op de Apple M3 Ultra (512 GB)?"),
+    ("fr", APPLE, "Peut-on faire tourner Llama 3.1 8B sur l’Apple M3 Ultra (512 GB)\u00a0?"),
+    ("fr", SPARK, "Peut-on faire tourner Llama 3.1 8B sur le NVIDIA DGX Spark (GB10, 128 GB)\u00a0?"),
+])
+def test_a_card_page_question_gives_the_card_its_article(language, card, expected):
+    p = Phrases(language)
+    assert str(p.t("Can the {card} run {model}?", card=card_name(card, language), model="Llama 3.1 8B")) == expected
+
+
+def test_no_translation_calls_a_processor_a_graphics_card():
+    p = Phrases("de")
+    sentence = str(p.t("The fastest models on the {card}", card=card_name(APPLE, "de")))
+    assert sentence == "Die schnellsten Modelle auf dem Apple M3 Ultra (512 GB)" and "Grafikkarte" not in sentence
+
+
+def test_a_sentence_may_start_with_the_name_and_its_article():
+    p = Phrases("de")
+    sentence = str(p.t("The {card} ({vram}) runs it at {quant} at about {tok_s} ({range} tok/s), with {ram} in RAM.",
+                       card=card_name(APPLE, "de"), vram="384 GB", quant="Q8_0", tok_s="9 tok/s", range="8–10",
+                       ram="1 GB"))
+    assert sentence.startswith("Der Apple M3 Ultra (512 GB) (384 GB) führt es")
+
+
+def test_the_bare_placeholder_stays_the_name():
+    assert str(Phrases("fr").t("{card}: which models it runs, and how fast", card=card_name(RTX, "fr"))) \
+        .startswith("GeForce RTX 4090\u00a0:")
+
+
+@pytest.mark.parametrize("name, kind", [(RTX, "gpu"), ("Radeon Instinct MI300X", "gpu"), ("H100 PCIe", "gpu"),
+                                        (APPLE, "processor"), ("AMD Ryzen AI Max+ 395 (Radeon 8060S, 128 GB)",
+                                                               "processor"), ("Xeon Phi 7120P", "processor"),
+                                        (SPARK, "computer")])
+def test_each_card_has_the_kind_of_its_name(name, kind):
+    assert card_kind(name) == kind
+
+
+def test_organisations_and_countries_take_their_own_forms():
+    assert organisation_name("Tsinghua University", "de").form("dat") == "der Tsinghua-Universität"
+    assert organisation_name("OpenAI", "fr").form("de") == "d’OpenAI"
+    assert str(organisation_name("Alibaba (Qwen Team)", "fr")) == "Alibaba (équipe Qwen)"
+    assert [country_phrase("US", lang, "in") for lang in ("nl", "fr", "de")] == [
+        "in de Verenigde Staten", "aux États-Unis", "in den Vereinigten Staaten"]
+    both = joined_name([organisation_name("Technology Innovation Institute", "fr"),
+                        organisation_name("OpenAI", "fr")], "fr")
+    assert both.form("nom") == "le Technology Innovation Institute et OpenAI"
+
+
+def test_a_bad_kind_in_names_yaml_is_one_line(tmp_path):
+    path = tmp_path / "names.yaml"
+    path.write_text("card_kinds:\n  - kind: graphics card\n    names: ['x']\n", encoding="utf-8")
+    with pytest.raises(DataError) as error:
+        card_patterns(path)
+    assert "names.yaml" in str(error.value) and "card_kinds[0].kind" in str(error.value) and "\n" not in str(error.value)
+
+
+def catalogue(tmp_path, body, lang="de"):
+    path = tmp_path / f"{lang}.po"
+    plural = ("nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;" if lang == "fr"
+              else "nplurals=2; plural=(n != 1);")
+    path.write_text(HEADER.format(lang=lang, plural=plural) + body, encoding="utf-8")
+    return path
+
+
+def test_a_case_after_a_name_passes_every_check(tmp_path):
+    body = ('#, python-brace-format\nmsgid "Can the {card} run {model}?"\n'
+            'msgstr "Läuft {model} auf {card:dat}?"\n')
+    path = catalogue(tmp_path, body)
+    assert check_catalogue(path, "de") == [] and msgfmt_check(path) == []
+
+
+def test_an_unknown_case_is_reported_with_file_line_and_entry(tmp_path):
+    body = 'msgid "Can the {card} run {model}?"\nmsgstr "Läuft {model} auf {card:dativ}?"\n'
+    problems = check_catalogue(catalogue(tmp_path, body), "de")
+    assert len(problems) == 1 and "unknown case(s) dativ" in problems[0] and "Can the {card} run" in problems[0]
+    assert f"de.po:{len(HEADER.splitlines()) + 1}:" in problems[0]
+
+
+def test_name_forms_may_say_the_name_in_their_own_words(tmp_path):
+    body = ('#, python-brace-format\nmsgctxt "name forms: Tsinghua University"\nmsgid "nom: {name}"\n'
+            'msgstr "nom: l’université Tsinghua | de: de l’université Tsinghua"\n')
+    path = catalogue(tmp_path, body, "fr")
+    assert check_catalogue(path, "fr") == [] and msgfmt_check(path) == []
+
+
+@pytest.mark.parametrize("msgstr, expected", [("die {name}", "is not 'case: words'"),
+                                              ("nom: die {name} | dativ: der {name}", "unknown case 'dativ'"),
+                                              ("dat: der {name}", "no 'nom' form"),
+                                              ("nom: die {card}", "another placeholder")])
+def test_broken_name_forms_are_reported(tmp_path, msgstr, expected):
+    body = f'msgctxt "name forms: gpu"\nmsgid "nom: the {{name}}"\nmsgstr "{msgstr}"\n'
+    problems = check_catalogue(catalogue(tmp_path, body), "de")
+    assert len(problems) == 1 and expected in problems[0] and "name forms" in problems[0], problems
