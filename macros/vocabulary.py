@@ -79,3 +79,9 @@ ATTENTION_KINDS = {
     "mqa": N_("multi-query attention"),
     "mla": N_("multi-head latent attention"),
 }
+
+# The calibrations of data/estimator.yaml by their readers' names (the data keeps short ids).
+CALIBRATIONS = {
+    "seed": N_("Seed calibration"),
+    "measured": N_("Fitted calibration"),
+}
