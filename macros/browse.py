@@ -39,6 +39,8 @@ def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[
         grouped[card.vendor][card.vram_gb].append({"id": card.id, "name": card.name,
                                                    "aliases": " ".join(card.aliases),
                                                    "bandwidth": f.bandwidth(card.bandwidth_gb_s),
+                                                   # TRANSLATORS: {count} is a number of models (the cards
+                                                   # index, per card). Example: '12 models'.
                                                    "runs": str(p.n(NP_("{count} model", "{count} models"), runs))})
     return [{"vendor": vendor, "id": vendor.casefold(),
              "sizes": [{"label": f.vram(size), "cards": cards}
@@ -49,9 +51,13 @@ def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[
 def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal) -> dict:
     f = p.fmt
     models = [{"id": m.id, "name": m.name, "params": f.parameters_short(m.parameters_b),
+               # TRANSLATORS: on the home page, under a model; {count} is a number of cards. Example: 'runs on
+               # 262 cards'.
                "fit": str(p.n(NP_("runs on {count} card", "runs on {count} cards"), table.figures[m.id].cards_fit))}
               for m in portal.featured_models]
     cards = [{"id": c.id, "name": c.name, "vram": f.vram(c.vram_gb),
+              # TRANSLATORS: on the home page, under a card; {count} is a number of models. Example: 'runs 40
+              # models'.
               "runs": str(p.n(NP_("runs {count} model", "runs {count} models"),
                               table.models_run(c.id)))}
              for c in portal.featured_cards]
@@ -59,6 +65,8 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
                "released": f.month(m.published)}
               for m in newest_first(catalogue.models)[:portal.recent_models] if m.published]
     return {"models": models, "cards": cards, "recent": recent,
+            # TRANSLATORS: the home page's summary; {models} and {cards} are counts. Example: '109 open-weight
+            # models, 829 graphics cards and machines, every pair worked out.'
             "counts": p.t(N_("{models} open-weight models, {cards} graphics cards and machines, every pair "
                              "worked out."), models=f.count(len(catalogue.models)),
                          cards=f.count(len(catalogue.cards)))}

@@ -52,7 +52,21 @@ def extract(locales_dir: Path = LOCALES_DIR) -> Path:
                 "--msgid-bugs-address", "translators@tps-atlas.invalid", "-o", str(pot), ".")
     finally:
         os.chdir(previous)
+    join_comments(pot)
     return pot
+
+
+def join_comments(pot: Path) -> None:
+    """One translators' comment per entry, wrapped as a paragraph: Babel keeps each code line as
+    its own comment and wraps each again, which cuts sentences into fragments."""
+    from babel.messages.pofile import read_po, write_po
+    with pot.open("rb") as file:
+        catalog = read_po(file)
+    for message in catalog:
+        if len(message.auto_comments) > 1:
+            message.auto_comments = [" ".join(c.strip() for c in message.auto_comments)]
+    with pot.open("wb") as file:
+        write_po(file, catalog, width=0, sort_by_file=True)
 
 
 def update(locales_dir: Path = LOCALES_DIR) -> None:

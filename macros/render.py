@@ -137,6 +137,7 @@ class Renderer:
             "ceiling": self.settings.max_quality,
             "quants": [q.name for q in self.settings.quants if not q.native_only],
             # "At least N GB": a reader with a 32 GB card also wants the 48 and 80 GB ones.
+            # TRANSLATORS: a memory filter's label; {size} is a memory size. Example: 'at least 24 GB'.
             "tiers": [{"value": t, "label": p.t(N_("at least {size}"), size=p.fmt.vram(t))}
                       for t in ui_settings().memory_filters_gb],
             "context_range": ui_settings().context_tokens_range,
