@@ -376,4 +376,6 @@ class Phrases:
         return self.catalogue.pgettext(context, message)
 
     def term(self, label: str) -> str:
-        return self.catalogue.gettext(label)
+        """A vocabulary label, with its msgctxt where it has one (vocabulary.Term)."""
+        context = getattr(label, "context", None)
+        return self.catalogue.pgettext(context, label) if context else self.catalogue.gettext(label)
