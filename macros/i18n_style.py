@@ -8,7 +8,11 @@ Each finding is one line naming the file, the line of the entry and the entry:
   translation needs; the field's own terms, GPU, MoE, KV ..., are allowed);
 - French: an ordinary space (or none) before a unit (Go, tok/s, ms, %) or before : ; ? ! »;
 - an entry with placeholders and no translators' comment (``#.``) saying what they hold:
-  only with ``--strict-context``, as the phrase calls do not carry comments yet.
+  only with ``--strict-context``, as the phrase calls do not carry comments yet;
+- a generic noun put before a card's name to dodge its article ("auf der Grafikkarte {card}",
+  which calls an Apple M3 Ultra a graphics card): the translation should write ``{card:dat}``
+  (macros/names.py); also only with ``--strict-context``, as the code must pass the name with
+  its forms first.
 
 >>> starts_with_count("{count} kaarten halen dat.")
 True
@@ -18,6 +22,8 @@ True
 (['the', 'model card'], [])
 >>> french_spacing("Débit : {tok_s} tok/s") == ["' tok/s'", "' :'"]
 True
+>>> noun_before_name("Läuft {model} auf der Grafikkarte {card}?", "de"), noun_before_name("auf {card:dat}", "de")
+(['Grafikkarte {card}'], [])
 """
 
 from __future__ import annotations
@@ -54,6 +60,11 @@ ALLOWED_BY_LANGUAGE = {"nl": ("sliding window", "latent attention"), "fr": (),
 FRENCH_UNITS = re.compile(r"(?:\d|\})( ?)(Go/s|Go|Mo|To|tok/s|ms|%|FLOP|kW|W|Md)(?![\w/])")
 FRENCH_PUNCTUATION = re.compile(r"(?<![\s\u00a0\u202f])( ?)([:;?!»])(?![/\d])")
 NO_BREAK = "\u00a0\u202f"
+
+# Placeholders that hold a card's or machine's name, and the generic nouns a translation may put
+# before one instead of giving the name its article.
+NAME_PLACEHOLDERS = r"(?:card|peer|fast_card|small_card|device)"
+GENERIC_NOUNS = {"de": r"Grafikkarte|Karte|Beschleuniger", "fr": r"carte", "nl": r"kaart|grafische kaart"}
 
 
 def plain(text: str) -> str:
@@ -95,6 +106,15 @@ def french_spacing(text: str) -> list[str]:
     return found
 
 
+def noun_before_name(text: str, language: str) -> list[str]:
+    """Generic nouns right before a card's name placeholder: 'die Grafikkarte {card}'."""
+    nouns = GENERIC_NOUNS.get(language)
+    if not nouns:
+        return []
+    pattern = re.compile(rf"\b(?:{nouns})\s+\{{{NAME_PLACEHOLDERS}\}}", re.I)
+    return [m.group(0) for m in pattern.finditer(text)]
+
+
 def check_style(catalog, path: Path, language: str, strict_context: bool = False) -> list[str]:
     """Style problems of one read catalogue, as 'file:line: problem: entry' lines."""
     problems = []
@@ -118,6 +138,10 @@ def check_style(catalog, path: Path, language: str, strict_context: bool = False
         words = sorted({w for form in forms for w in english_words(form, language)})
         if words:
             problems.append(f"{where}: English word(s) left in the translation ({', '.join(words)}): {label!r}")
+        nouns = sorted({n for form in forms for n in noun_before_name(form, language)})
+        if strict_context and nouns:
+            problems.append(f"{where}: a generic noun before a card's name ({', '.join(nouns)}); give the name "
+                            f"its article with a case, {{card:dat}} (macros/names.py): {label!r}")
         if language == "fr":
             spaces = sorted({s for form in forms for s in french_spacing(form)})
             if spaces:

@@ -116,3 +116,70 @@ def test_broken_name_forms_are_reported(tmp_path, msgstr, expected):
     body = f'msgctxt "name forms: gpu"\nmsgid "nom: the {{name}}"\nmsgstr "{msgstr}"\n'
     problems = check_catalogue(catalogue(tmp_path, body), "de")
     assert len(problems) == 1 and expected in problems[0] and "name forms" in problems[0], problems
+
+
+def style(tmp_path, body, lang, strict=False):
+    from macros.i18n_cli import style_check
+    return style_check(catalogue(tmp_path, body, lang), lang, strict)
+
+
+def test_a_generic_noun_before_a_card_name_is_reported_in_strict_mode(tmp_path):
+    body = 'msgid "Can the {card} run {model}?"\nmsgstr "Läuft {model} auf der Grafikkarte {card}?"\n'
+    assert style(tmp_path, body, "de") == []
+    problems = style(tmp_path, "#. TRANSLATORS: {card} is a card.\n" + body, "de", strict=True)
+    assert len(problems) == 1 and "generic noun before a card's name (Grafikkarte {card})" in problems[0]
+    assert f"de.po:{len(HEADER.splitlines()) + 2}:" in problems[0] and "Can the {card} run" in problems[0]
+    fixed = '#. TRANSLATORS: {card} is a card.\nmsgid "Can the {card} run {model}?"\nmsgstr "Läuft {model} auf {card:dat}?"\n'
+    assert style(tmp_path, fixed, "de", strict=True) == []
+
+
+def test_a_case_is_not_a_french_colon(tmp_path):
+    body = 'msgid "Can the {card} run {model}?"\nmsgstr "Peut-on faire tourner {model} sur {card:nom}\u00a0?"\n'
+    assert style(tmp_path, body, "fr") == []
+
+
+def test_english_model_data_left_untranslated_is_reported(tmp_path):
+    body = ('msgctxt "model data: numerical_format"\nmsgid "MXFP4 (MoE weights), BF16 (other weights)"\n'
+            'msgstr "MXFP4 (MoE weights), BF16 (other weights)"\n')
+    problems = style(tmp_path, body, "nl")
+    assert len(problems) == 1 and "English word(s) left in the translation (other, weights)" in problems[0]
+
+
+class FakeModel:
+    def __init__(self, **fields):
+        self.__dict__.update({"reference": None, "sources": (), "numerical_format": None, "license": None, **fields})
+
+
+class FakeSource:
+    def __init__(self, title):
+        self.title = title
+
+
+def test_data_text_is_translated_or_quoted_as_english():
+    from macros.data_text import DataText
+    model = FakeModel(numerical_format="MXFP4 (MoE weights), BF16 (other weights)", license="Apache 2.0",
+                      sources=(FakeSource("gpt-oss-20b model card"),))
+    de = DataText(Phrases("de"), [model])
+    assert de("MXFP4 (MoE weights), BF16 (other weights)") == "MXFP4 (MoE-Gewichte), BF16 (übrige Gewichte)"
+    assert str(de("gpt-oss-20b model card")) == '<span lang="en">gpt-oss-20b model card</span>'
+    assert str(de("Apache 2.0")) == '<span lang="en">Apache 2.0</span>'
+    assert de("130 Mrd.") == "130 Mrd."
+    assert DataText(Phrases("en"), [model])("gpt-oss-20b model card") == "gpt-oss-20b model card"
+
+
+def test_every_model_data_text_is_in_the_catalogue():
+    """A new licence or weight format in data/models must be extracted and translated."""
+    from macros.catalogue import load_catalogue
+    from macros.data_text import CONTEXT, TRANSLATED_FIELDS
+    from macros.phrases import translations
+    missing = []
+    for lang in ("nl", "fr", "de"):
+        catalogue = translations(lang)
+        for m in load_catalogue().models:
+            for name in TRANSLATED_FIELDS:
+                value = getattr(m, name)
+                # pgettext returns the msgid itself when the entry is missing or empty
+                marker = catalogue.pgettext(CONTEXT + name, value) if value else None
+                if value and marker is value:
+                    missing.append(f"{lang}: {m.id}.{name}")
+    assert not missing, missing
