@@ -9,6 +9,7 @@ from .catalogue import Catalogue, Portal, newest_first
 from .estimator import Settings
 from .figures import EstimateTable
 from . import vocabulary
+from .names import organisation_name
 from .phrases import N_, NP_, Phrases
 
 
@@ -18,7 +19,9 @@ def models_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list
     for model in newest_first(catalogue.models):
         fig = table.figures[model.id]
         rows.append({
-            "id": model.id, "name": model.name, "organisation": f.names(model.organisations),
+            "id": model.id, "name": model.name,
+            # An organisation's name as its catalogue entry gives it (Alibaba (équipe Qwen)).
+            "organisation": f.names(str(organisation_name(o, p.language)) for o in model.organisations),
             "params": f.parameters_short(model.parameters_b), "params_value": model.parameters_b,
             "released": f.month(model.published) if model.published else "",
             "released_value": model.published.isoformat() if model.published else "",
