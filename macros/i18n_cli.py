@@ -33,6 +33,8 @@ KEYWORDS = ["-k", "N_", "-k", "NP_:1,2", "-k", "NC_:1c,2"]
 CASE_SPEC = re.compile(r"\{(\w+):(?:" + "|".join(c for case in CASES for c in (case, case.capitalize())) + r")\}")
 # The forms of a name may say it without {name}: msgfmt must not read them as format strings.
 FORMS_FLAG = re.compile(r'^(#,.*?)(?:, )?python-brace-format(.*\n(?:#.*\n)*msgctxt "name forms: )', re.M)
+# The phrases whose placeholders the browser fills (device.js and calculator.js).
+BROWSER_FILLED = ("macros/ui.py", "macros/export.py")
 # A code comment starting with this tag, right above a phrase, reaches the translators as "#.".
 COMMENT_TAG = "TRANSLATORS:"
 
@@ -121,6 +123,10 @@ def check_catalogue(path: Path, language: str) -> list[str]:
                             f"{{{', '.join(sorted(source))}}}, found {{{', '.join(sorted(found))}}}: {label!r}")
         cases = {c for form in forms for c in re.findall(r"\{\w+:(\w+)\}", form)}
         unknown = sorted(c for c in cases if c.lower() not in CASES)
+        # Sentences the browser fills (device.js, calculator.js) know only the bare {name}.
+        if cases and any(path in BROWSER_FILLED for path, _ in message.locations):
+            problems.append(f"{where}: a case after a name ({{name:case}}) in a sentence the browser fills, which "
+                            f"knows only the bare name: word it without an article: {label!r}")
         if unknown:
             problems.append(f"{where}: unknown case(s) {', '.join(unknown)} after a name (cases: "
                             f"{', '.join(CASES)}; capitalised to start a sentence): {label!r}")

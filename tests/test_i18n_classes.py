@@ -183,3 +183,9 @@ def test_every_model_data_text_is_in_the_catalogue():
                 if value and marker is value:
                     missing.append(f"{lang}: {m.id}.{name}")
     assert not missing, missing
+
+
+def test_a_case_in_a_sentence_the_browser_fills_is_reported(tmp_path):
+    body = ('#: macros/ui.py:44\nmsgid "On your {device}"\nmsgstr "Auf {device:dat}"\n')
+    problems = check_catalogue(catalogue(tmp_path, body), "de")
+    assert len(problems) == 1 and "the browser fills" in problems[0] and "On your {device}" in problems[0]
