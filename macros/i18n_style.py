@@ -45,7 +45,7 @@ SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|<(?:p|li|h\d|td|th)[^>]*>)\{(\w+)\}"
 ENGLISH = ("the", "and", "with", "which", "card", "cards", "weights", "model card", "than", "these",
            "those", "only", "when", "where", "your", "you", "does", "fits", "runs", "speed",
            "memory", "other", "about", "this", "that", "from", "into", "made", "shortfall",
-           "calibration", "seed", "measured", "their", "its")
+           "calibration", "seed", "measured", "their", "its", "derived", "routed", "announcement")
 ENGLISH_WORDS = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in sorted(ENGLISH, key=len, reverse=True))
                            + r")(?![\w-])", re.I)
 # The field's own terms, in every language; each language may add its own.

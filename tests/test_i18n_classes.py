@@ -189,3 +189,13 @@ def test_a_case_in_a_sentence_the_browser_fills_is_reported(tmp_path):
     body = ('#: macros/ui.py:44\nmsgid "On your {device}"\nmsgstr "Auf {device:dat}"\n')
     problems = check_catalogue(catalogue(tmp_path, body), "de")
     assert len(problems) == 1 and "the browser fills" in problems[0] and "On your {device}" in problems[0]
+
+
+def test_an_entry_without_context_is_named_by_file_line_and_entry(tmp_path):
+    body = 'msgid "MIT (derived from {model})"\nmsgstr "MIT (derived from {model})"\n'
+    problems = style(tmp_path, body, "nl", strict=True)
+    line = len(HEADER.splitlines()) + 1
+    assert [p.split(": ", 1)[1].split(":")[0] for p in problems] == ["no translators' comment (#.) saying what the "
+                                                                     "placeholders hold", "English word(s) left in "
+                                                                     "the translation (derived, from)"]
+    assert all(f"nl.po:{line}: " in p and "'MIT (derived from {model})'" in p for p in problems)
