@@ -76,7 +76,8 @@ def test_a_bad_kind_in_names_yaml_is_one_line(tmp_path):
     path.write_text("card_kinds:\n  - kind: graphics card\n    names: ['x']\n", encoding="utf-8")
     with pytest.raises(DataError) as error:
         card_patterns(path)
-    assert "names.yaml" in str(error.value) and "card_kinds[0].kind" in str(error.value) and "\n" not in str(error.value)
+    message = str(error.value)
+    assert "names.yaml" in message and "card_kinds[0].kind" in message and "\n" not in message
 
 
 def catalogue(tmp_path, body, lang="de"):
@@ -129,7 +130,8 @@ def test_a_generic_noun_before_a_card_name_is_reported_in_strict_mode(tmp_path):
     problems = style(tmp_path, "#. TRANSLATORS: {card} is a card.\n" + body, "de", strict=True)
     assert len(problems) == 1 and "generic noun before a card's name (Grafikkarte {card})" in problems[0]
     assert f"de.po:{len(HEADER.splitlines()) + 2}:" in problems[0] and "Can the {card} run" in problems[0]
-    fixed = '#. TRANSLATORS: {card} is a card.\nmsgid "Can the {card} run {model}?"\nmsgstr "Läuft {model} auf {card:dat}?"\n'
+    fixed = ('#. TRANSLATORS: {card} is a card.\nmsgid "Can the {card} run {model}?"\n'
+             'msgstr "Läuft {model} auf {card:dat}?"\n')
     assert style(tmp_path, fixed, "de", strict=True) == []
 
 
