@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
 from macros.errors import DataError
@@ -201,3 +204,18 @@ def test_an_entry_without_context_is_named_by_file_line_and_entry(tmp_path):
                                                                      "placeholders hold", "English word(s) left in "
                                                                      "the translation (derived, from)"]
     assert all(f"nl.po:{line}: " in p and "'MIT (derived from {model})'" in p for p in problems)
+
+
+@pytest.mark.parametrize("language, expected, wrong", [
+    ("de", "Läuft Llama 3.1 8B auf dem Apple M4 Max (128 GB)?", "Grafikkarte Apple"),
+    ("fr", "Peut-on faire tourner Llama 3.1 8B sur l’Apple M4 Max (128 GB)\u00a0?", "la Apple"),
+    ("nl", "Draait Llama 3.1 8B op de Apple M4 Max (128 GB)?", "kaart Apple"),
+])
+def test_a_machine_page_gives_its_name_the_article_of_a_chip(site, language, expected, wrong):
+    from .site_build import page_path
+    page = page_path(site, language, "cards", "apple-m4-max-128gb").read_text(encoding="utf-8")
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    assert expected in text and wrong not in text
+    # The source notes quote English pages: marked as English, and the label says so.
+    assert re.search(r'<dd><span lang="en">[^<]*Apple', page)
+    assert Phrases(language).gettext("Source of these figures (in English)") in text
