@@ -8,6 +8,8 @@ from .accuracy import accuracy, estimates, load_rows, score
 from .catalogue import Catalogue, Portal, newest_first
 from .estimator import Settings
 from .figures import EstimateTable
+from . import vocabulary
+from .names import organisation_name
 from .phrases import N_, NP_, Phrases
 
 
@@ -17,7 +19,9 @@ def models_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list
     for model in newest_first(catalogue.models):
         fig = table.figures[model.id]
         rows.append({
-            "id": model.id, "name": model.name, "organisation": f.names(model.organisations),
+            "id": model.id, "name": model.name,
+            # An organisation's name as its catalogue entry gives it (Alibaba (équipe Qwen)).
+            "organisation": f.names(str(organisation_name(o, p.language)) for o in model.organisations),
             "params": f.parameters_short(model.parameters_b), "params_value": model.parameters_b,
             "released": f.month(model.published) if model.published else "",
             "released_value": model.published.isoformat() if model.published else "",
@@ -38,6 +42,8 @@ def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[
         grouped[card.vendor][card.vram_gb].append({"id": card.id, "name": card.name,
                                                    "aliases": " ".join(card.aliases),
                                                    "bandwidth": f.bandwidth(card.bandwidth_gb_s),
+                                                   # TRANSLATORS: {count} is a number of models (the cards
+                                                   # index, per card). Example: '12 models'.
                                                    "runs": str(p.n(NP_("{count} model", "{count} models"), runs))})
     return [{"vendor": vendor, "id": vendor.casefold(),
              "sizes": [{"label": f.vram(size), "cards": cards}
@@ -48,9 +54,13 @@ def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[
 def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal) -> dict:
     f = p.fmt
     models = [{"id": m.id, "name": m.name, "params": f.parameters_short(m.parameters_b),
+               # TRANSLATORS: on the home page, under a model; {count} is a number of cards. Example: 'runs on
+               # 262 cards'.
                "fit": str(p.n(NP_("runs on {count} card", "runs on {count} cards"), table.figures[m.id].cards_fit))}
               for m in portal.featured_models]
     cards = [{"id": c.id, "name": c.name, "vram": f.vram(c.vram_gb),
+              # TRANSLATORS: on the home page, under a card; {count} is a number of models. Example: 'runs 40
+              # models'.
               "runs": str(p.n(NP_("runs {count} model", "runs {count} models"),
                               table.models_run(c.id)))}
              for c in portal.featured_cards]
@@ -58,6 +68,8 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
                "released": f.month(m.published)}
               for m in newest_first(catalogue.models)[:portal.recent_models] if m.published]
     return {"models": models, "cards": cards, "recent": recent,
+            # TRANSLATORS: the home page's summary; {models} and {cards} are counts. Example: '109 open-weight
+            # models, 829 graphics cards and machines, every pair worked out.'
             "counts": p.t(N_("{models} open-weight models, {cards} graphics cards and machines, every pair "
                              "worked out."), models=f.count(len(catalogue.models)),
                          cards=f.count(len(catalogue.cards)))}
@@ -82,6 +94,7 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         factors += [(memory, f.decimal(value, 3)) for memory, value in calibration.memory_type_factors.items()]
         calibrations.append({
             "name": calibration.name, "default": calibration.name == settings.default_calibration,
+            "label": p.term(vocabulary.CALIBRATIONS.get(calibration.name, calibration.name)),
             "classes": bool(calibration.classes), "factors": [] if calibration.classes else factors,
             # in the ladder's order, best quality first
             "quant_efficiency": [] if calibration.classes else

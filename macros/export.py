@@ -201,6 +201,9 @@ def plural_runs(phrases: Phrases, forms: tuple[str, str], largest: int) -> list[
 
 
 # Shown when the context asked for is longer than the model reads (its max_context).
+# TRANSLATORS: a warning above the figures; {model} is a model, {max_context} and {context} numbers of tokens.
+# Example: 'Llama 2 7B reads at most 4,096 tokens of context: at 32,768 tokens these figures are beyond what it
+# can use.'
 BEYOND_CONTEXT = N_("{model} reads at most {max_context} tokens of context: at {context} tokens these figures "
                     "are beyond what it can use.")
 
@@ -242,6 +245,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "cards_fit": plural_runs(p, NP_("card can run it", "cards can run it"), cards_total),
         "smallest": p.gettext(N_("Smallest card that fits")),
         "fastest": p.gettext(N_("Fastest card")),
+        # TRANSLATORS: {model} is a model's name. Example: 'No card in our catalogue can run Kimi K2 at these
+        # settings.'
         "no_fit": str(p.t(N_("No card in our catalogue can run {model} at these settings."), model=model.name)),
         "units": f.browser_units(),
         "headers": headers,

@@ -14,6 +14,7 @@ check    fails, listing file:line and the problem, on untranslated or fuzzy entr
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -23,11 +24,17 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.plurals import get_plural
 
 from .errors import DataError
-from .phrases import (DOMAIN, LANGUAGES, LOCALES_DIR, consistent, markup_problem, placeholders, po_path,
+from .names import CASES, forms_problem
+from .phrases import (DOMAIN, FORMS_CONTEXT, LANGUAGES, LOCALES_DIR, consistent, markup_problem, placeholders, po_path,
                       read_catalog, template_syntax)
 
 ROOT = LOCALES_DIR.parent
-KEYWORDS = ["-k", "N_", "-k", "NP_:1,2"]
+KEYWORDS = ["-k", "N_", "-k", "NP_:1,2", "-k", "NC_:1c,2"]
+CASE_SPEC = re.compile(r"\{(\w+):(?:" + "|".join(c for case in CASES for c in (case, case.capitalize())) + r")\}")
+# The forms of a name may say it without {name}: msgfmt must not read them as format strings.
+FORMS_FLAG = re.compile(r'^(#,.*?)(?:, )?python-brace-format(.*\n(?:#.*\n)*msgctxt "name forms: )', re.M)
+# The phrases whose placeholders the browser fills (device.js and calculator.js).
+BROWSER_FILLED = ("macros/ui.py", "macros/export.py")
 # A code comment starting with this tag, right above a phrase, reaches the translators as "#.".
 COMMENT_TAG = "TRANSLATORS:"
 
@@ -47,7 +54,21 @@ def extract(locales_dir: Path = LOCALES_DIR) -> Path:
                 "--msgid-bugs-address", "translators@tps-atlas.invalid", "-o", str(pot), ".")
     finally:
         os.chdir(previous)
+    join_comments(pot)
     return pot
+
+
+def join_comments(pot: Path) -> None:
+    """One translators' comment per entry, wrapped as a paragraph: Babel keeps each code line as
+    its own comment and wraps each again, which cuts sentences into fragments."""
+    from babel.messages.pofile import read_po, write_po
+    with pot.open("rb") as file:
+        catalog = read_po(file)
+    for message in catalog:
+        if len(message.auto_comments) > 1:
+            message.auto_comments = [" ".join(c.strip() for c in message.auto_comments)]
+    with pot.open("wb") as file:
+        write_po(file, catalog, width=0, sort_by_file=True)
 
 
 def update(locales_dir: Path = LOCALES_DIR) -> None:
@@ -88,11 +109,27 @@ def check_catalogue(path: Path, language: str) -> list[str]:
         if not filled:
             problems.append(f"{where}: untranslated: {label!r}")
             continue
+        if message.context and message.context.startswith(FORMS_CONTEXT):
+            problem = forms_problem(message.string) if isinstance(message.string, str) else "a plural"
+            if problem or not consistent(message.id, message.string, message.context):
+                problems.append(f"{where}: name forms (msgctxt {message.context!r}) should read "
+                                f"'case: words | case: words', using no placeholder but {{name}}: "
+                                f"{problem or 'another placeholder'}")
+            continue
         if not consistent(message.id, message.string):
             source = placeholders(message.id[-1] if isinstance(message.id, (tuple, list)) else message.id)
             found = set().union(*(placeholders(f) for f in forms))
             problems.append(f"{where}: placeholders differ from the source: expected "
                             f"{{{', '.join(sorted(source))}}}, found {{{', '.join(sorted(found))}}}: {label!r}")
+        cases = {c for form in forms for c in re.findall(r"\{\w+:(\w+)\}", form)}
+        unknown = sorted(c for c in cases if c.lower() not in CASES)
+        # Sentences the browser fills (device.js, calculator.js) know only the bare {name}.
+        if cases and any(path in BROWSER_FILLED for path, _ in message.locations):
+            problems.append(f"{where}: a case after a name ({{name:case}}) in a sentence the browser fills, which "
+                            f"knows only the bare name: word it without an article: {label!r}")
+        if unknown:
+            problems.append(f"{where}: unknown case(s) {', '.join(unknown)} after a name (cases: "
+                            f"{', '.join(CASES)}; capitalised to start a sentence): {label!r}")
         problem = markup_problem(message.id, message.string)
         if problem:
             problems.append(f"{where}: markup differs from the source ({problem}): {label!r}")
@@ -108,8 +145,13 @@ def msgfmt_check(path: Path) -> list[str]:
     """GNU msgfmt's own syntax and format checks, where gettext is installed."""
     if not shutil.which("msgfmt"):
         return []
-    result = subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", str(path)],
+    # A case after a name ({card:dat}, macros/names.py) is ours, not Python's format syntax:
+    # msgfmt reads the copy without it (same lines, so its line numbers hold).
+    text = path.read_text(encoding="utf-8", errors="replace")
+    bare = FORMS_FLAG.sub(r"\1\2", CASE_SPEC.sub(r"{\1}", text))
+    result = subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", "-"], input=bare,
                             capture_output=True, text=True)
+    result.stderr = result.stderr.replace("<stdin>:", f"{path}:")
     if result.returncode == 0:
         return []
     # Keep its file:line reports; drop the summary ("msgfmt: found 1 fatal error").

@@ -8,7 +8,11 @@ Each finding is one line naming the file, the line of the entry and the entry:
   translation needs; the field's own terms, GPU, MoE, KV ..., are allowed);
 - French: an ordinary space (or none) before a unit (Go, tok/s, ms, %) or before : ; ? ! »;
 - an entry with placeholders and no translators' comment (``#.``) saying what they hold:
-  only with ``--strict-context``, as the phrase calls do not carry comments yet.
+  only with ``--strict-context``, as the phrase calls do not carry comments yet;
+- a generic noun put before a card's name to dodge its article ("auf der Grafikkarte {card}",
+  which calls an Apple M3 Ultra a graphics card): the translation should write ``{card:dat}``
+  (macros/names.py); also only with ``--strict-context``, as the code must pass the name with
+  its forms first.
 
 >>> starts_with_count("{count} kaarten halen dat.")
 True
@@ -18,6 +22,8 @@ True
 (['the', 'model card'], [])
 >>> french_spacing("Débit : {tok_s} tok/s") == ["' tok/s'", "' :'"]
 True
+>>> noun_before_name("Läuft {model} auf der Grafikkarte {card}?", "de"), noun_before_name("auf {card:dat}", "de")
+(['Grafikkarte {card}'], [])
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .phrases import PLACEHOLDER, TAG
+from .phrases import FORMS_CONTEXT, PLACEHOLDER, TAG
 
 # Placeholders that hold a number (a count, a size, a speed), so a sentence starting with
 # one starts with a digit.
@@ -39,7 +45,7 @@ SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|<(?:p|li|h\d|td|th)[^>]*>)\{(\w+)\}"
 ENGLISH = ("the", "and", "with", "which", "card", "cards", "weights", "model card", "than", "these",
            "those", "only", "when", "where", "your", "you", "does", "fits", "runs", "speed",
            "memory", "other", "about", "this", "that", "from", "into", "made", "shortfall",
-           "calibration", "seed", "measured", "their", "its")
+           "calibration", "seed", "measured", "their", "its", "derived", "routed", "announcement")
 ENGLISH_WORDS = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in sorted(ENGLISH, key=len, reverse=True))
                            + r")(?![\w-])", re.I)
 # The field's own terms, in every language; each language may add its own.
@@ -54,6 +60,11 @@ ALLOWED_BY_LANGUAGE = {"nl": ("sliding window", "latent attention"), "fr": (),
 FRENCH_UNITS = re.compile(r"(?:\d|\})( ?)(Go/s|Go|Mo|To|tok/s|ms|%|FLOP|kW|W|Md)(?![\w/])")
 FRENCH_PUNCTUATION = re.compile(r"(?<![\s\u00a0\u202f])( ?)([:;?!»])(?![/\d])")
 NO_BREAK = "\u00a0\u202f"
+
+# Placeholders that hold a card's or machine's name, and the generic nouns a translation may put
+# before one instead of giving the name its article.
+NAME_PLACEHOLDERS = r"(?:card|peer|fast_card|small_card|device)"
+GENERIC_NOUNS = {"de": r"Grafikkarte|Karte|Beschleuniger", "fr": r"carte", "nl": r"kaart|grafische kaart"}
 
 
 def plain(text: str) -> str:
@@ -86,12 +97,22 @@ def french_spacing(text: str) -> list[str]:
     """Places in a French sentence where a unit or : ; ? ! » lacks its no-break space."""
     text = TAG.sub("", text)
     text = re.sub(r"https?://\S+|&\w+;", " ", text)
+    text = re.sub(r"\{(\w+):\w+\}", r"{\1}", text)  # a name's case, {card:nom}, is not a colon
     found = []
     for match in FRENCH_UNITS.finditer(text):
         found.append(repr(match.group(1) + match.group(2)))
     for match in FRENCH_PUNCTUATION.finditer(text):
         found.append(repr(match.group(1) + match.group(2)))
     return found
+
+
+def noun_before_name(text: str, language: str) -> list[str]:
+    """Generic nouns right before a card's name placeholder: 'die Grafikkarte {card}'."""
+    nouns = GENERIC_NOUNS.get(language)
+    if not nouns:
+        return []
+    pattern = re.compile(rf"\b(?:{nouns})\s+\{{{NAME_PLACEHOLDERS}\}}", re.I)
+    return [m.group(0) for m in pattern.finditer(text)]
 
 
 def check_style(catalog, path: Path, language: str, strict_context: bool = False) -> list[str]:
@@ -107,7 +128,8 @@ def check_style(catalog, path: Path, language: str, strict_context: bool = False
         has_placeholders = any(PLACEHOLDER.search(s) for s in sources)
         if strict_context and has_placeholders and not message.auto_comments:
             problems.append(f"{where}: no translators' comment (#.) saying what the placeholders hold: {label!r}")
-        if language == "en" or not forms:
+        # A name's forms are data, not a sentence: i18n_cli checks them as forms.
+        if language == "en" or not forms or (message.context or "").startswith(FORMS_CONTEXT):
             continue
         # Labels and table values ("{count} models", "{value} ms") may start with their number.
         if is_sentence(sources[-1]) and any(starts_with_count(form) for form in forms):
@@ -116,6 +138,10 @@ def check_style(catalog, path: Path, language: str, strict_context: bool = False
         words = sorted({w for form in forms for w in english_words(form, language)})
         if words:
             problems.append(f"{where}: English word(s) left in the translation ({', '.join(words)}): {label!r}")
+        nouns = sorted({n for form in forms for n in noun_before_name(form, language)})
+        if strict_context and nouns:
+            problems.append(f"{where}: a generic noun before a card's name ({', '.join(nouns)}); give the name "
+                            f"its article with a case, {{card:dat}} (macros/names.py): {label!r}")
         if language == "fr":
             spaces = sorted({s for form in forms for s in french_spacing(form)})
             if spaces:

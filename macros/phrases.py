@@ -34,7 +34,9 @@ from .records import read_text_file
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 LANGUAGES = ("en", "nl", "fr", "de")
 DOMAIN = "messages"
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# A placeholder is a name, optionally with the case a translation wants it in ({card:dat},
+# macros/names.py); group 1 is the name.
+PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
 # A complete tag: '<' inside one means the first was never closed.
 TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
 MAX_PO_BYTES = 5_000_000
@@ -53,7 +55,12 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:
 
 
 def placeholders(text: str) -> set[str]:
-    return set(PLACEHOLDER.findall(text))
+    """The names of a sentence's placeholders; a case ({card:dat}) is the same placeholder.
+
+    >>> sorted(placeholders("{model} auf {card:dat}"))
+    ['card', 'model']
+    """
+    return {match.group(1) for match in PLACEHOLDER.finditer(text)}
 
 
 def tags(text: str) -> list[str]:
@@ -119,6 +126,8 @@ def po_path(language: str, locales_dir: Path = LOCALES_DIR) -> Path:
     return locales_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+# The msgctxt of a name's article forms (macros/names.py), checked as forms, not as a sentence.
+FORMS_CONTEXT = "name forms: "
 PO_STRING = r'"(?:[^"\\]|\\.)*"'
 PO_LINE = re.compile(rf'^(?:(msgctxt|msgid|msgid_plural|msgstr)(?:\[(\d+)\])?[ \t]+)?{PO_STRING}[ \t]*$')
 
@@ -272,7 +281,8 @@ def translations(language: str, locales_dir: str = str(LOCALES_DIR)) -> gettext.
                                 "only the markup of the source (tps-atlas i18n check)", problem)
             # Other slips (a renamed placeholder, template code) fall back to English: never a
             # broken page, never template code that is not in the source.
-            if not (consistent(message.id, message.string) and same_markup(message.id, message.string)):
+            if not (consistent(message.id, message.string, message.context)
+                    and same_markup(message.id, message.string)):
                 message.string = "" if isinstance(message.id, str) else ("",) * len(message.string)
         buffer = io.BytesIO()
         write_mo(buffer, catalog, use_fuzzy=False)
@@ -283,14 +293,22 @@ def translations(language: str, locales_dir: str = str(LOCALES_DIR)) -> gettext.
     return chain
 
 
-def consistent(source, translated) -> bool:
+def consistent(source, translated, context: str | None = None) -> bool:
     """Every translated form uses exactly the source's placeholders.
 
-    Plural forms may each leave names out, as long as together they use them all.
+    Plural forms may each leave names out, as long as together they use them all. A name's
+    forms (msgctxt "name forms: ...", macros/names.py) may say the name in their own words, so
+    they need only read as forms and use no other placeholder.
 
     >>> consistent("{model} runs", "{model} draait"), consistent("{model} runs", "{modell} läuft")
     (True, False)
+    >>> consistent("nom: {name}", "nom: l'université Tsinghua", "name forms: Tsinghua University")
+    True
     """
+    if context and context.startswith(FORMS_CONTEXT):
+        from .names import forms_problem
+        return (isinstance(translated, str) and forms_problem(translated) is None
+                and placeholders(translated) <= {"name"})
     sources = tuple(source) if isinstance(source, (tuple, list)) else (source,)
     targets = tuple(translated) if isinstance(translated, (tuple, list)) else (translated,)
     expected = set().union(*(placeholders(s) for s in sources))
@@ -303,10 +321,22 @@ def consistent(source, translated) -> bool:
 
 
 def fill(text: str, params: dict) -> Markup:
-    """Put escaped values into a trusted sentence; only ``{name}`` placeholders exist."""
+    """Put escaped values into a trusted sentence; only ``{name}`` placeholders exist.
+
+    ``{name:case}`` takes that form of a value that has forms (``names.Name``), else the value.
+
+    >>> from .names import Name
+    >>> str(fill("auf {card:dat} mit {vram:dat}", {"card": Name("M3", {"dat": "dem M3"}), "vram": "<9>"}))
+    'auf dem M3 mit &lt;9&gt;'
+    """
     def value(match: re.Match) -> str:
-        name = match.group(1)
-        return str(escape(params[name])) if name in params else match.group(0)
+        name, case = match.groups()
+        if name not in params:
+            return match.group(0)
+        found = params[name]
+        if case and hasattr(found, "form"):
+            found = found.form(case)
+        return str(escape(found))
     return Markup(PLACEHOLDER.sub(value, text))
 
 
@@ -342,5 +372,10 @@ class Phrases:
         choice = variants[zlib.crc32(seed.encode("utf-8")) % len(variants)]
         return self.t(choice, **params)
 
+    def pgettext(self, context: str, message: str) -> str:
+        return self.catalogue.pgettext(context, message)
+
     def term(self, label: str) -> str:
-        return self.catalogue.gettext(label)
+        """A vocabulary label, with its msgctxt where it has one (vocabulary.Term)."""
+        context = getattr(label, "context", None)
+        return self.catalogue.pgettext(context, label) if context else self.catalogue.gettext(label)

@@ -14,6 +14,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from . import browse
+from .data_text import DataText
 from .measured import load_runs, split_speeds
 from .card_pages import CardPage, CardPageBuilder
 from .catalogue import Catalogue, Portal
@@ -98,13 +99,14 @@ class Renderer:
         self.models = ModelPageBuilder(p, settings, newest, split_speeds(settings.multi_gpu_example, catalogue),
                                        self.table.measured)
         self.cards = CardPageBuilder(p, catalogue, self.table, portal)
+        self.data_text = DataText(p, catalogue.models)
         self.confidence = p.gettext(CONFIDENCE_LABELS[self.calibration.confidence])
         self._model_pages: dict[str, ModelPage] = {}
         self._card_pages: dict[str, CardPage] = {}
         self._ui_script: Markup | None = None
 
     def render(self, template: str, **context) -> str:
-        return environment().get_template(template).render(_=self.phrases.t, **context)
+        return environment().get_template(template).render(_=self.phrases.t, data_text=self.data_text, **context)
 
     def chart(self, chart_id: str, items, title: str, summary: str) -> Markup:
         if not items:
@@ -135,6 +137,7 @@ class Renderer:
             "ceiling": self.settings.max_quality,
             "quants": [q.name for q in self.settings.quants if not q.native_only],
             # "At least N GB": a reader with a 32 GB card also wants the 48 and 80 GB ones.
+            # TRANSLATORS: a memory filter's label; {size} is a memory size. Example: 'at least 24 GB'.
             "tiers": [{"value": t, "label": p.t(N_("at least {size}"), size=p.fmt.vram(t))}
                       for t in ui_settings().memory_filters_gb],
             "context_range": ui_settings().context_tokens_range,

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from .export import plural_runs
 from .pages import fit_label
-from .phrases import N_, NP_, PLACEHOLDER, Phrases
+from .phrases import N_, NP_, Phrases, placeholders
+
 
 def placeholders_of(text: str) -> set[str]:
-    return set(PLACEHOLDER.findall(text))
+    return placeholders(text)
 
 
 def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
@@ -31,32 +32,55 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
         "language": p.language,
         "units": f.browser_units(),
         "my_device": g(N_("My device")),
+        # TRANSLATORS: a label and its value, as in lists and the device picker; {label} is a label, {value} its
+        # value. Example: 'Fastest card: GeForce RTX 5090'. French puts a no-break space before the colon.
         "label_value": g(N_("{label}: {value}")),
         "choose": g(N_("Choose your GPU or machine")),
         "placeholder": g(N_("Name or model number, e.g. RTX 4090 or M4 Pro")),
         "prompt": g(N_("Which GPU or machine do you have? Choose it once and every model page answers for it.")),
+        # TRANSLATORS: shown by the device picker in the browser; {query} is what the reader typed. Example: 'No
+        # GPU or machine matches “rtx 9090”. ...'
         "no_match": g(N_("No GPU or machine matches “{query}”. Try fewer letters, or only the model number "
                          "(4090, M4).")),
         "change": g(N_("Change")),
         "forget": g(N_("Forget this device")),
         "pair_link": g(N_("Link to this answer")),
+        # TRANSLATORS: the browser's answer for the reader's device; {device} is its name (the browser cannot
+        # add an article: word it so none is needed), {model} a model, {quant} a quantization, {speed} a speed,
+        # {range} a range (20–30). Example: 'Yes: the GeForce RTX 4090 runs Llama 3.1 8B at Q8_0, at about 95
+        # tok/s (range 80–110 tok/s).'
         "answer_yes": g(N_("Yes: the {device} runs {model} at {quant}, at about {speed} (range {range} tok/s).")),
+        # TRANSLATORS: {need} and {vram} are memory sizes. Example: 'Comfortable: it needs 8.9 GB of 24 GB,
+        # leaving room for a longer context.'
         "answer_comfortable": g(N_("Comfortable: it needs {need} of {vram}, leaving room for a longer context.")),
+        # TRANSLATORS: {need} and {vram} are memory sizes. Example: 'Tight: it needs 21.0 GB of 24 GB, with
+        # little room left for a longer context.'
         "answer_tight": g(N_("Tight: it needs {need} of {vram}, with little room left for a longer context.")),
+        # TRANSLATORS: {device} is the reader's device (no article is added), {model} a model, {quant} a
+        # quantization, {need}, {short} and {usable} memory sizes. Example: 'No: the GeForce RTX 4060 cannot run
+        # Llama 3.1 70B at these settings. At Q3_K_M it needs 35 GB, 28 GB more than the 7.2 GB it can use.'
         "answer_no": g(N_("No: the {device} cannot run {model} at these settings. At {quant} it needs {need}, "
                           "{short} more than the {usable} it can use.")),
+        # TRANSLATORS: a column heading; {device} is the reader's device (no article is added). Example: 'On
+        # your GeForce RTX 4090'.
         "on_device": g(N_("On your {device}")),
         "this_is_yours": g(N_("This is your device.")),
         "fit": {key: fit_label(p, key) for key in ("comfortable", "tight", "none")},
+        # TRANSLATORS: a button; {count} is a number of cards. Example: 'Show all 262 cards'.
         "show_all": plural_runs(p, NP_("Show all {count} card", "Show all {count} cards"), largest_count),
+        # TRANSLATORS: {all} is the label of the tick box, “Also show cards that cannot run it”, as translated.
         "no_rows": g(N_("No card matches these filters. Shorten the search, choose a smaller memory size, or "
                         "tick “{all}”.")),
         "all_label": g(N_("Also show cards that cannot run it")),
         "clear": g(N_("Clear the filters")),
         "row_hint": g(N_("Select a row to see how its figure was worked out.")),
+        # TRANSLATORS: {low} and {high} are numbers of tokens. Example: 'Enter a whole number of tokens from 512
+        # to 1,048,576.'
         "context_invalid": str(p.t(N_("Enter a whole number of tokens from {low} to {high}."),
                                    low=f.count(ui.context_tokens_range[0]), high=f.count(ui.context_tokens_range[1]))),
         "context_range": list(ui.context_tokens_range),
+        # TRANSLATORS: {query} is what the reader typed. Example: 'No model matches “lama”. ...'
         "no_model": g(N_("No model matches “{query}”. Try a shorter name, or the organisation (Meta, Qwen).")),
+        # TRANSLATORS: {query} is what the reader typed. Example: 'No card matches “rtx 9090”. ...'
         "no_card": g(N_("No card matches “{query}”. Try only the model number (4090) or the vendor.")),
     }

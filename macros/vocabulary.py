@@ -12,19 +12,34 @@ def N_(message: str) -> str:
     return message
 
 
+class Term(str):
+    """An English label that carries its msgctxt (``Phrases.term`` translates it with it)."""
+    context: str
+
+
+def NC_(context: str, message: str) -> str:
+    """A label with its msgctxt: one English word can need different words (or genders) in
+    other languages depending on what it describes ('released' code, a 'language' domain)."""
+    term = Term(message)
+    term.context = context
+    return term
+
+
 ORGANISATION_TYPES = {
-    "industry": N_("industry"),
-    "academia": N_("academia"),
-    "government": N_("government"),
-    "research-collective": N_("research collective"),
-    "non-profit": N_("non-profit"),
+    # TRANSLATORS: the kind of organisation that built a model, in a list ('industry, academia').
+    "industry": NC_("organisation type", "industry"),
+    "academia": NC_("organisation type", "academia"),
+    "government": NC_("organisation type", "government"),
+    "research-collective": NC_("organisation type", "research collective"),
+    "non-profit": NC_("organisation type", "non-profit"),
 }
 
 DOMAINS = {
-    "language": N_("language"),
-    "multimodal": N_("multimodal"),
-    "vision": N_("vision"),
-    "speech": N_("speech"),
+    # TRANSLATORS: the kind of data a model works on, in a list ('language, vision').
+    "language": NC_("model domain", "language"),
+    "multimodal": NC_("model domain", "multimodal"),
+    "vision": NC_("model domain", "vision"),
+    "speech": NC_("model domain", "speech"),
 }
 
 TASKS = {
@@ -54,8 +69,9 @@ ACCESS = {
 }
 
 TRAINING_CODE = {
-    "released": N_("released"),
-    "unreleased": N_("unreleased"),
+    # TRANSLATORS: whether a model's training code is published: the code is (un)released.
+    "released": NC_("training code", "released"),
+    "unreleased": NC_("training code", "unreleased"),
 }
 
 WHY_TRACKED = {
@@ -68,9 +84,10 @@ WHY_TRACKED = {
 }
 
 CONFIDENCE = {
-    "confident": N_("confident"),
-    "likely": N_("likely"),
-    "speculative": N_("speculative"),
+    # TRANSLATORS: how sure the dataset is of a model's record.
+    "confident": NC_("confidence in a record", "confident"),
+    "likely": NC_("confidence in a record", "likely"),
+    "speculative": NC_("confidence in a record", "speculative"),
 }
 
 ATTENTION_KINDS = {
@@ -78,4 +95,10 @@ ATTENTION_KINDS = {
     "gqa": N_("grouped-query attention"),
     "mqa": N_("multi-query attention"),
     "mla": N_("multi-head latent attention"),
+}
+
+# The calibrations of data/estimator.yaml by their readers' names (the data keeps short ids).
+CALIBRATIONS = {
+    "seed": N_("Seed calibration"),
+    "measured": N_("Fitted calibration"),
 }
