@@ -1,0 +1,39 @@
+"""Placeholder values many sentences of a model page share, formatted once."""
+
+from __future__ import annotations
+
+from ..catalogue import Model
+from ..figures import ModelFigures
+from .context import PageContext
+
+
+def common(c: PageContext, m: Model, fig: ModelFigures) -> dict:
+    f = c.f
+    values = {"model": m.name, "params": f.parameters(m.parameters_b),
+              "total": f.count(fig.cards_total), "fit_count": f.count(fig.cards_fit),
+              "context": f.count(fig.context), "floor": fig.floor}
+    if m.active_parameters_b:
+        values["active"] = f.parameters(m.active_parameters_b)
+    if fig.smallest:
+        s = fig.smallest
+        values.update(small_card=s.card.name, small_vram=f.vram(s.card.vram_gb),
+                      small_quant=s.quant.name, small_need=f.gb(s.need_gb),
+                      small_tok_s=f.tok_s(s.tok_s))
+    if fig.fastest:
+        q = fig.fastest
+        values.update(fast_card=q.card.name, fast_tok_s=f.tok_s(q.tok_s),
+                      fast_vram=f.vram(q.card.vram_gb), fast_quant=q.quant.name,
+                      fast_bandwidth=f.bandwidth(q.card.bandwidth_gb_s),
+                      fast_range=f.tok_range(q.tok_s_low, q.tok_s_high))
+    if fig.median_tok_s is not None:
+        values["median"] = f.tok_s(fig.median_tok_s)
+    if fig.nearest_miss:
+        n = fig.nearest_miss
+        values.update(miss_card=n.card.name, miss_vram=f.vram(n.card.vram_gb),
+                      miss_need=f.gb(n.need_gb), miss_quant=n.quant_name,
+                      shortfall=f.gb(n.shortfall_gb))
+    if m.organisations:
+        values["organisation"] = f.names(m.organisations)
+    if m.published:
+        values["month"] = f.month(m.published)
+    return values
