@@ -75,6 +75,8 @@ class ModelPage:
     chart_summary: str
     workings: list[tuple[str, list[Markup], str, str]]  # title, lines, check, command
     measured_note: Markup | None = None
+    fastest_title: str = ""
+    smallest_title: str = ""                 # empty: no list of the smallest (one card runs it)
 
 
 class ModelPageBuilder:
@@ -94,6 +96,7 @@ class ModelPageBuilder:
         v = common(c, m, fig)
         rows = [card_table.row(c, e, m) for e in fig.rows]
         offload_rows = [card_table.row(c, e, m) for e in fig.offload]
+        fastest_title, smallest_title = card_table.list_titles(c, m, fig)
         return ModelPage(
             language=p.language,
             model=m,
@@ -108,7 +111,9 @@ class ModelPageBuilder:
             disclaimer=card_table.disclaimer(c),
             groups=specification.groups(c, m),
             fastest=rows[:card_table.EXTREMES],
-            smallest=card_table.smallest(c, fig),
+            smallest=card_table.smallest(c, fig) if smallest_title else [],
+            fastest_title=fastest_title,
+            smallest_title=smallest_title,
             numbers=hardware.numbers(c, fig, v),
             size_class=hardware.size_class(c, m, fig, v),
             numbers_text=hardware.numbers_text(c, fig, v),

@@ -6,10 +6,10 @@ from markupsafe import Markup
 
 from ..catalogue import Model
 from ..estimator import Estimate
-from ..figures import ModelFigures
+from ..figures import ModelFigures, Reach
 from ..offload import OffloadEstimate
 from ..offload_pages import offload_detail
-from ..phrases import N_
+from ..phrases import N_, NP_
 from .context import PageContext
 from .rows import Row, card_href, fit_label, measured_mark
 
@@ -32,6 +32,8 @@ def row(c: PageContext, e: Estimate, m: Model | None = None) -> Row:
 
 
 def no_fit(c: PageContext, fig: ModelFigures, v: dict) -> Markup | None:
+    # TRANSLATORS: {model} is the model's name. Example: "No card in our
+    # catalogue can run GLM-5 at these settings."
     return None if fig.rows else c.p.t(N_("No card in our catalogue can run {model} at these settings."), **v)
 
 
@@ -43,8 +45,28 @@ def disclaimer(c: PageContext) -> Markup:
 
 
 def smallest(c: PageContext, fig: ModelFigures) -> list[Row]:
-    ordered = sorted(fig.rows, key=lambda e: (e.card.vram_gb, -(e.tok_s or 0)))
-    return [row(c, e) for e in ordered[:SMALLEST_SHOWN]]
+    """The cards with least memory, in the one order the "smallest card" tile reads too."""
+    return [row(c, e) for e in fig.smallest_rows[:SMALLEST_SHOWN]]
+
+
+def list_titles(c: PageContext, m: Model, fig: ModelFigures) -> tuple[str, str]:
+    """The headings of the fastest and smallest lists, for as many cards as they hold."""
+    p = c.p
+    if fig.reach is Reach.ONE:
+        # TRANSLATORS: {model} is the model's name. Example: "The only GPU that
+        # runs DeepSeek-V3"
+        only = str(p.t(N_("The only GPU that runs {model}"), model=m.name))
+        return only, ""
+    fastest = min(fig.cards_fit, EXTREMES)
+    # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
+    # in words). Example: "The ten fastest GPUs for GLM-130B"
+    return (str(c.n_words(NP_("The fastest GPU for {model}", "The {count} fastest GPUs for {model}"), fastest,
+                    model=m.name)),
+            # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
+            # in words). Example: "The five smallest GPUs that still run GLM-130B"
+            str(c.n_words(NP_("The smallest GPU that still runs {model}",
+                              "The {count} smallest GPUs that still run {model}"),
+                    min(fig.cards_fit, SMALLEST_SHOWN), model=m.name)))
 
 
 def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
@@ -52,7 +74,20 @@ def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
     if not items:
         return {"chart_items": [], "chart_title": "", "chart_summary": ""}
     return {"chart_items": items,
-            "chart_title": (c.p.t(N_("The ten fastest cards for {model}"), model=m.name)),
+            # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
+            # in words). Example: "The ten fastest cards for GLM-130B"
+            "chart_title": str(c.n_words(NP_("The fastest card for {model}", "The {count} fastest cards for {model}"),
+                                     len(items), model=m.name)),
+            # TRANSLATORS: {model} is the model's name; {items} is cards with their
+            # speeds. Example: "Estimated tokens per second of the fastest cards for
+            # GLM-130B: AMD Instinct MI300A (128 GB unified) (31.2 tok/s), H100 NVL 94
+            # GB (29.6 tok/s), H800 SXM5 (26.9 tok/s), H100 SXM5 80 GB (26.9 tok/s),
+            # B300 (26.1 tok/s), B200 (26.1 tok/s), H200 NVL (23.2 tok/s), H200 SXM
+            # 141 GB (23.2 tok/s), Radeon Instinct MI350X (20.8 tok/s), and Radeon
+            # Instinct MI355X (20.8 tok/s)."
             "chart_summary": (c.p.t(N_("Estimated tokens per second of the fastest cards for {model}: "
                                        "{items}."), model=m.name,
-                                    items=c.f.names(f"{name} {value}" for name, _, value in items)))}
+                                    # TRANSLATORS: {card} is a card's name; {tok_s} is a speed in tokens per
+                                    # second. Example: "AMD Instinct MI300A (128 GB unified) (31.2 tok/s)"
+                                    items=c.f.names(str(c.p.t(N_("{card} ({tok_s})"), card=name, tok_s=value))
+                                                    for name, _, value in items)))}

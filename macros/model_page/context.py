@@ -11,7 +11,9 @@ from ..catalogue import Model
 from ..estimator import Estimate, Settings
 from ..formatting import Formatter
 from ..measured import Run
-from ..phrases import Phrases
+from markupsafe import Markup
+
+from ..phrases import Phrases, fill
 
 
 def no_run(model: Model, e: Estimate) -> Run | None:
@@ -32,3 +34,13 @@ class PageContext:
 
     def terms(self, table: dict[str, str], keys) -> str:
         return self.f.names([self.p.term(table[k]) for k in keys])
+
+    def card_count(self, count: int) -> str:
+        """A count of cards for prose: small counts as words, feminine where the language's word
+        for a card is (une carte, eine Grafikkarte)."""
+        return self.f.count_words(count, feminine=True)
+
+    def n_words(self, forms: tuple[str, str], number: int, feminine: bool = False, **params) -> Markup:
+        """``Phrases.n`` with ``{count}`` in words where it is small ("five levels", "une carte")."""
+        params["count"] = self.f.count_words(number, feminine=feminine)
+        return fill(self.p.catalogue.ngettext(forms[0], forms[1], number), params)

@@ -15,21 +15,25 @@ FIT_LABELS = {"comfortable": N_("Comfortable"), "tight": N_("Tight"), "none": N_
               "offload": N_("With offload")}
 
 # A measured run beside an estimate (model and card tables).
-# TRANSLATORS: {tok_s} is a measured speed with its unit. Example: "measured: 29.6 tok/s"
+# TRANSLATORS: {tok_s} is a measured speed with its unit. Example:
+# "measured: 29.6 tok/s"
 MEASURED = N_("measured: {tok_s}")
-# TRANSLATORS: {model} is the model that was measured (same architecture and size), {tok_s} its
-# speed. Example: "measured with Llama 3.1 8B Instruct: 92.4 tok/s"
+# TRANSLATORS: {model} is the model that was measured (same architecture
+# and size), {tok_s} its speed. Example: "measured with Llama 3.1 8B
+# Instruct: 92.4 tok/s"
 MEASURED_OTHER = N_("measured with {model}: {tok_s}")
-# TRANSLATORS: {backend} is the llama.cpp backend (CUDA, ROCm, Vulkan, Metal), {build} its build
-# number, {month} the month of the run, {context} the context it started from.
-# Example: "CUDA, build b6123, August 2025, empty context"
+# TRANSLATORS: {backend} is the llama.cpp backend (CUDA, ROCm, Vulkan,
+# Metal), {build} its build number, {month} the month of the run,
+# {context} the context it started from. Example: "CUDA, build b6123,
+# August 2025, empty context"
 MEASURED_DETAIL = N_("{backend}, build {build}, {month}, {context}")
-# TRANSLATORS: as the entry with a build, for a run whose build is unknown.
-# Example: "Metal, March 2025, 4,096 tokens already in context"
+# TRANSLATORS: as the entry with a build, for a run whose build is
+# unknown. Example: "Metal, March 2025, 4,096 tokens already in context"
 MEASURED_DETAIL_NO_BUILD = N_("{backend}, {month}, {context}")
 # The context the run started from: estimates are at the page's context, often longer.
 MEASURED_EMPTY = N_("empty context")
-# TRANSLATORS: {depth} is a number of tokens. Example: "4,096 tokens already in context"
+# TRANSLATORS: {depth} is a number of tokens. Example: "4,096 tokens
+# already in context"
 MEASURED_DEPTH = N_("{depth} tokens already in context")
 
 
@@ -72,6 +76,13 @@ def measured_note(phrases: Phrases, count: int, total: int) -> Markup:
     """How many of a table's speeds have a measurement beside them."""
     if not count:
         return phrases.t(N_("None of the speeds in this table has been measured yet: all are estimates."))
+    # TRANSLATORS: {count} is a count (small ones in words); {total} is the
+    # number of cards in the catalogue. Example: "ten of the 829 speeds in
+    # this table have a measured llama.cpp run beside them; the others are
+    # estimates."
+    # TRANSLATORS: {count} speeds of the {total} in the table have a measured run
+    # beside them. Example: "12 of the 154 speeds in this table have a measured
+    # llama.cpp run beside them; the others are estimates."
     return phrases.n(NP_("{count} of the {total} speeds in this table has a measured llama.cpp run beside it; "
                          "the others are estimates.",
                          "{count} of the {total} speeds in this table have a measured llama.cpp run beside "

@@ -9,6 +9,28 @@ from ..catalogue import Model
 from ..phrases import N_, NP_
 from .context import PageContext
 
+# Values of the specification's fields: sentences in the table cells.
+# TRANSLATORS: {active} and {total} are numbers of experts. Example: "8 of 256
+# per token"
+EXPERTS_PER_TOKEN = N_("{active} of {total} per token")
+# TRANSLATORS: {amount} is a number of training tokens, in words from a
+# billion up. Example: "14.8 trillion tokens"
+TRAINING_TOKENS = N_("{amount} tokens")
+# TRANSLATORS: {tokens} is a number of tokens (a batch size, a sliding
+# window). Example: "4,096 tokens"
+TOKENS = N_("{tokens} tokens")
+# TRANSLATORS: {params} is the vision encoder's parameter count in words.
+# Example: "400 million, loaded beside the model at F16"
+VISION_ENCODER = N_("{params}, loaded beside the model at F16")
+# TRANSLATORS: {quant} is the one format the weights ship in. Example:
+# "MXFP4, the only format we rate it in"
+NATIVE_FORMAT = N_("{quant}, the only format we rate it in")
+# TRANSLATORS: {count} is a number of hours of training. Example: "1,440
+# hours"
+HOURS = NP_("{count} hour", "{count} hours")
+# TRANSLATORS: {amount} is a cost in US dollars. Example: "820,297 US dollars"
+US_DOLLARS = N_("{amount} US dollars")
+
 
 @dataclass
 class Group:
@@ -43,15 +65,15 @@ def groups(c: PageContext, m: Model) -> list[Group]:
     size = keep(
         (N_("Parameters"), f.parameters(m.parameters_b)),
         (N_("Active parameters per token"), f.parameters(m.active_parameters_b) if m.active_parameters_b else None),
-        (N_("Experts"), str(p.t(N_("{active} of {total} per token"), active=f.count(m.experts_active),
+        (N_("Experts"), str(p.t(EXPERTS_PER_TOKEN, active=f.count(m.experts_active),
                                  total=f.count(m.experts_total))) if m.experts_total else None),
-        (N_("Training data"), str(p.t(N_("{amount} tokens"), amount=f.tokens(m.training_tokens)))
+        (N_("Training data"), str(p.t(TRAINING_TOKENS, amount=f.tokens(m.training_tokens)))
          if m.training_tokens else None),
         (N_("Epochs"), f.decimal(m.epochs, 0 if m.epochs.is_integer() else 1) if m.epochs else None),
-        (N_("Batch size"), str(p.t(N_("{tokens} tokens"), tokens=f.count(m.batch_size))) if m.batch_size else None),
-        (N_("Vision encoder"), str(p.t(N_("{params}, loaded beside the model at F16"),
+        (N_("Batch size"), str(p.t(TOKENS, tokens=f.count(m.batch_size))) if m.batch_size else None),
+        (N_("Vision encoder"), str(p.t(VISION_ENCODER,
                                        params=f.parameters(m.vision_encoder_b))) if m.vision_encoder_b else None),
-        (N_("Format it ships in"), str(p.t(N_("{quant}, the only format we rate it in"), quant=m.native_format))
+        (N_("Format it ships in"), str(p.t(NATIVE_FORMAT, quant=m.native_format))
          if m.native_format else None),
     )
     arch = m.architecture
@@ -62,7 +84,7 @@ def groups(c: PageContext, m: Model) -> list[Group]:
             (N_("Key-value heads"), f.count(arch.kv_heads) if arch.kv_heads else None),
             (N_("Layers without a KV cache (linear attention)"),
              f.count(arch.linear_attention_layers) if arch.linear_attention_layers else None),
-            (N_("Sliding window"), str(p.t(N_("{tokens} tokens"), tokens=f.count(arch.sliding_window)))
+            (N_("Sliding window"), str(p.t(TOKENS, tokens=f.count(arch.sliding_window)))
              if arch.sliding_window else None),
         )
     compute = keep(
@@ -74,12 +96,12 @@ def groups(c: PageContext, m: Model) -> list[Group]:
     run = keep(
         (N_("Chips used"), f.count(m.chips) if m.chips else None),
         (N_("Chip-hours"), f.count(m.chip_hours) if m.chip_hours else None),
-        (N_("Wall-clock time"), str(p.n(NP_("{count} hour", "{count} hours"), round(m.wall_clock_hours)))
+        (N_("Wall-clock time"), str(p.n(HOURS, round(m.wall_clock_hours)))
          if m.wall_clock_hours else None),
         (N_("Hardware utilisation"), " · ".join(x for x in (
             f"MFU {f.percent(m.mfu)}" if m.mfu else "", f"HFU {f.percent(m.hfu)}" if m.hfu else "") if x)),
         (N_("Power draw"), f"{f.decimal(m.power_kw, 1)} kW" if m.power_kw else None),
-        (N_("Compute cost"), str(p.t(N_("{amount} US dollars"), amount=f.count(m.compute_cost_usd)))
+        (N_("Compute cost"), str(p.t(US_DOLLARS, amount=f.count(m.compute_cost_usd)))
          if m.compute_cost_usd else None),
     )
     availability = keep(

@@ -24,14 +24,15 @@ def common(c: PageContext, m: Model, fig: ModelFigures) -> dict:
         values.update(fast_card=q.card.name, fast_tok_s=f.tok_s(q.tok_s),
                       fast_vram=f.vram(q.card.vram_gb), fast_quant=q.quant.name,
                       fast_bandwidth=f.bandwidth(q.card.bandwidth_gb_s),
-                      fast_range=f.tok_range(q.tok_s_low, q.tok_s_high))
+                      fast_low=f.integer(q.tok_s_low), fast_high=f.integer(q.tok_s_high))
     if fig.median_tok_s is not None:
         values["median"] = f.tok_s(fig.median_tok_s)
     if fig.nearest_miss:
         n = fig.nearest_miss
         values.update(miss_card=n.card.name, miss_vram=f.vram(n.card.vram_gb),
                       miss_need=f.gb(n.need_gb), miss_quant=n.quant_name,
-                      shortfall=f.gb(n.shortfall_gb))
+                      shortfall=f.gb(n.shortfall_gb), miss_usable=f.gb(n.usable_gb),
+                      miss_share=f.percent(n.usable_share))
     if m.organisations:
         values["organisation"] = f.names(m.organisations)
     if m.published:
