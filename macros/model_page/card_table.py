@@ -75,9 +75,10 @@ def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
         return {"chart_items": [], "chart_title": "", "chart_summary": ""}
     return {"chart_items": items,
             # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
-            # in words). Example: "The ten fastest cards for GLM-130B"
-            "chart_title": str(c.n_words(NP_("The fastest card for {model}", "The {count} fastest cards for {model}"),
-                                     len(items), model=m.name)),
+            # in words; the singular is said of the only card). Example: "The ten
+            # fastest cards for GLM-130B"
+            "chart_title": str(c.n_words(NP_("The only card that runs {model}",
+                                             "The {count} fastest cards for {model}"), len(items), model=m.name)),
             # TRANSLATORS: {model} is the model's name; {items} is cards with their
             # speeds. Example: "Estimated tokens per second of the fastest cards for
             # GLM-130B: AMD Instinct MI300A (128 GB unified) (31.2 tok/s), H100 NVL 94
@@ -85,8 +86,10 @@ def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
             # B300 (26.1 tok/s), B200 (26.1 tok/s), H200 NVL (23.2 tok/s), H200 SXM
             # 141 GB (23.2 tok/s), Radeon Instinct MI350X (20.8 tok/s), and Radeon
             # Instinct MI355X (20.8 tok/s)."
-            "chart_summary": (c.p.t(N_("Estimated tokens per second of the fastest cards for {model}: "
-                                       "{items}."), model=m.name,
+            "chart_summary": (c.n_words(NP_("Estimated tokens per second of the only card that runs {model}: "
+                                            "{items}.",
+                                            "Estimated tokens per second of the {count} fastest cards for {model}: "
+                                            "{items}."), len(items), model=m.name,
                                     # TRANSLATORS: {card} is a card's name; {tok_s} is a speed in tokens per
                                     # second. Example: "AMD Instinct MI300A (128 GB unified) (31.2 tok/s)"
                                     items=c.f.names(str(c.p.t(N_("{card} ({tok_s})"), card=name, tok_s=value))
