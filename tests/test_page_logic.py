@@ -196,17 +196,31 @@ def test_preview_pages_imply_no_more_cards_than_they_list(site, language):
     assert not problems, problems[:8]
 
 
-@pytest.mark.full
-@pytest.mark.parametrize("language", TRANSLATED)
-def test_every_translated_page_reads_natively_and_implies_no_more_cards(full_site, language):
+def site_problems(site, language: str, tmp_path) -> list[str]:
     """Over every nl/fr/de model and card page: no sentence starting with a digit, no "130B" in
     prose (test_prose's checks), no "half of"/"ten fastest" over fewer cards."""
     catalogue = load_catalogue()
+    # A name with ". <digit>" in it ("GeForce GTX 1060 6 GB Rev. 2") is not a sentence end.
+    dotted = [n for n in [c.name for c in catalogue.cards] + [m.name for m in catalogue.models]
+              if re.search(r"[.!?]\s\d", n)]
     problems = []
     for kind, ids in (("models", [m.id for m in catalogue.models]), ("cards", [c.id for c in catalogue.cards])):
         for item in ids:
-            path = page_path(full_site, language, kind, item)
+            path = page_path(site, language, kind, item)
+            text = path.read_text(encoding="utf-8")
+            if any(n in text for n in dotted):
+                for n in dotted:
+                    text = text.replace(n, re.sub(r"([.!?])\s", r"\1", n))
+                path = tmp_path / "page.html"
+                path.write_text(text, encoding="utf-8")
             problems += [f"{kind}/{item}: {p}" for p in prose_problems(path, language)]
             if kind == "models":
                 problems += [f"{kind}/{item}: {p}" for p in implied_count_problems(path, language)]
+    return problems
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_translated_page_reads_natively_and_implies_no_more_cards(full_site, language, tmp_path):
+    problems = site_problems(full_site, language, tmp_path)
     assert not problems, f"{len(problems)} problem(s), first: " + "; ".join(problems[:8])

@@ -57,11 +57,11 @@ def intro(c: PageContext, m: Model, v: dict) -> Markup:
 def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {model} is the model's name; {total} is the number of cards
-        # in the catalogue; {fast_card} is the fastest card; {small_vram} is that
-        # card's memory; {fast_tok_s} is its speed. Example: "DeepSeek-V3 runs on
-        # a single one of the 829 GPUs we track: the Apple M3 Ultra (512 GB) (384
+        # in the catalogue; {fast_card} is the only card that runs it (its name
+        # may carry its memory); {fast_tok_s} is its speed. Example: "DeepSeek-V3
+        # runs on a single one of the 829 GPUs we track: the Apple M3 Ultra (512
         # GB), at about 25.4 tok/s."
-        return c.p.t(N_("{model} runs on a single one of the {total} GPUs we track: the {fast_card} ({small_vram}), "
+        return c.p.t(N_("{model} runs on a single one of the {total} GPUs we track: the {fast_card}, "
                         "at about {fast_tok_s}."), **v)
     if fig.fastest:
         # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
@@ -71,11 +71,11 @@ def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
         # "GLM-130B runs on 45 of the 829 GPUs we track. Fastest: AMD Instinct
         # MI300A (128 GB unified) at about 31.2 tok/s; smallest: Apple M2 Max (96
         # GB), with 72 GB."
-        return c.p.n(NP_("{model} runs on only {count} of the {total} GPUs we track: the {fast_card} "
-                         "({small_vram}), at about {fast_tok_s}.",
-                         "{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
-                         "{fast_tok_s}; smallest: {small_card}, with {small_vram}."),
-                     fig.cards_fit, **v)
+        return c.n_words(NP_("{model} runs on only {count} of the {total} GPUs we track: the {fast_card} "
+                             "({small_vram}), at about {fast_tok_s}.",
+                             "{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
+                             "{fast_tok_s}; smallest: {small_card}, with {small_vram}."),
+                         fig.cards_fit, **v)
     # TRANSLATORS: {model} is the model's name; {params} is its parameter
     # count in words (130 billion); {total} is the number of cards in the
     # catalogue. Example: "GLM-5 (744 billion parameters) fits on none of the
