@@ -224,3 +224,15 @@ def site_problems(site, language: str, tmp_path) -> list[str]:
 def test_every_translated_page_reads_natively_and_implies_no_more_cards(full_site, language, tmp_path):
     problems = site_problems(full_site, language, tmp_path)
     assert not problems, f"{len(problems)} problem(s), first: " + "; ".join(problems[:8])
+
+
+def test_restricted_weights_are_not_promised_without_an_account(catalogue, settings, seed, base_card):
+    cards = [card(base_card, "Sixteen", 16, 400)]
+    restricted = next(m for m in catalogue.models if m.access == "open-restricted")
+    en = page(model_figures(restricted, cards, settings, seed), settings)
+    about = words(en.about)
+    assert "a licence that restricts their use (open weights, restricted use)" in about
+    assert "without an account" not in about and "no account" not in about
+    # The FAQ does not repeat the about section's first sentence word for word.
+    who = dict((str(q), str(a)) for q, a in en.faq).get(f"Who made {restricted.name}?")
+    assert who and who not in about

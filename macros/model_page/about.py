@@ -48,15 +48,26 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
         out.append(p.t(N_("It was built on an existing model, {base}, the usual way a specialised model is "
                           "made."), base=m.base_model))
     if m.open_weights:
-        text = p.pick(m.id + ":weights", (
-            N_("Its weights are published, so once downloaded it runs on your own hardware, offline, with no "
-               "account and no provider to depend on."),
-            # TRANSLATORS: {model} is the model's name. Example: "The weights are
-            # open: you can download Llama 3.2 1B and run it on your own hardware for
-            # as long as you like, without an account."
-            N_("The weights are open: you can download {model} and run it on your own hardware for as long as "
-               "you like, without an account."),
-        ), **v)
+        if m.access in ("open-restricted", "open-non-commercial"):
+            # Not "for as long as you like, without an account": its licence restricts its use.
+            # TRANSLATORS: {access} is the kind of access, as in the specification
+            # ("open weights, restricted use"). Example: "Its weights are published,
+            # under a licence that restricts their use (open weights, restricted use):
+            # read its terms before you build on it. Once downloaded, it runs on your
+            # own hardware."
+            text = p.t(N_("Its weights are published, under a licence that restricts their use ({access}): read "
+                          "its terms before you build on it. Once downloaded, it runs on your own hardware."),
+                       access=p.term(vocabulary.ACCESS[m.access]))
+        else:
+            text = p.pick(m.id + ":weights", (
+                N_("Its weights are published, so once downloaded it runs on your own hardware, offline, with no "
+                   "account and no provider to depend on."),
+                # TRANSLATORS: {model} is the model's name. Example: "The weights are
+                # open: you can download Llama 3.2 1B and run it on your own hardware for
+                # as long as you like, without an account."
+                N_("The weights are open: you can download {model} and run it on your own hardware for as long as "
+                   "you like, without an account."),
+            ), **v)
         if m.huggingface:
             # TRANSLATORS: {repo} is its Hugging Face repository id. Example: "On
             # Hugging Face it is published under deepseek-ai/DeepSeek-V3."

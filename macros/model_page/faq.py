@@ -9,7 +9,6 @@ from ..catalogue import Model
 from ..figures import ModelFigures, Reach, SizeClass
 from ..offload_pages import offload_faq
 from ..phrases import N_, NP_
-from .about import about
 from .context import PageContext
 from .hardware import consumer_vram_gb, multi_text, split_note
 from .rows import fit_sentence
@@ -49,7 +48,8 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
                    "compression most people use."), **v))
     if m.organisations:
         # TRANSLATORS: {model} is the model's name. Example: "Who made GLM-130B?"
-        ask(N_("Who made {model}?"), about(c, m, v)[0] if m.published else
+        # Not the about section's first sentence again: the month has a question of its own.
+        ask(N_("Who made {model}?"),
             # TRANSLATORS: {organisation} is the organisations that made it. Example:
             # "It was published by Tsinghua University."
             p.t(N_("It was published by {organisation}."), **v))
@@ -116,7 +116,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
     else:
         # TRANSLATORS: {model} is the model's name. Example: "How many GPUs does
         # GLM-5 need?"
-        ask(N_("How many GPUs does {model} need?"), Markup(" ").join(multi_text(c, fig, v)))
+        ask(N_("How many GPUs does {model} need?"), how_many_gpus(c, fig))
     if len(fig.quant_levels) > 1:
         ask(N_("Why does the quantization differ between cards?"),
             # TRANSLATORS: {count} is a count (small ones in words); {levels} is the
@@ -254,3 +254,19 @@ def how_fast(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
     reading = NP_("Of these, {count} card reaches reading speed, about ten tokens per second.",
                   "Of these, {count} cards reach reading speed, about ten tokens per second.")
     return first + Markup(" ") + c.n_words(reading, fig.reading_speed_cards, feminine=True)
+
+
+def how_many_gpus(c: PageContext, fig: ModelFigures) -> Markup:
+    """The set of cards a model needs, in short: the section above has the whole paragraph."""
+    multi, f = fig.multi, c.f
+    if not multi:
+        return multi_text(c, fig, {})[0]
+    e = multi.cheapest
+    # TRANSLATORS: {count} is the number of identical cards (digits: it is
+    # also the factor in "{count} × {card}"), {card} a card's name, {card_vram}
+    # the memory of each. Example: "At least 2: the smallest set of identical
+    # cards that holds it is 2 × Radeon Instinct MI355X (288 GB each); the
+    # section above gives the command that splits it across them."
+    return c.p.t(N_("At least {count}: the smallest set of identical cards that holds it is {count} × {card} "
+                    "({card_vram} each); the section above gives the command that splits it across them."),
+                 count=f.count(multi.count), card=e.card.name, card_vram=f.vram(multi.card_vram_gb(e)))
