@@ -81,12 +81,12 @@ def measured_note(phrases: Phrases, count: int, total: int) -> Markup:
     # this table have a measured llama.cpp run beside them; the others are
     # estimates."
     # TRANSLATORS: {count} speeds of the {total} in the table have a measured run
-    # beside them. Example: "12 of the 154 speeds in this table have a measured
-    # llama.cpp run beside them; the others are estimates."
-    return phrases.n(NP_("{count} of the {total} speeds in this table has a measured llama.cpp run beside it; "
+    # beside them (digits). Example: "Of the 154 speeds in this table, 12 have a
+    # measured llama.cpp run beside them; the others are estimates."
+    return phrases.n(NP_("Of the {total} speeds in this table, {count} has a measured llama.cpp run beside it; "
                          "the others are estimates.",
-                         "{count} of the {total} speeds in this table have a measured llama.cpp run beside "
-                         "them; the others are estimates."), count, total=phrases.fmt.count(total))
+                         "Of the {total} speeds in this table, {count} have a measured llama.cpp run beside them; "
+                         "the others are estimates."), count, total=phrases.fmt.count(total))
 
 
 @dataclass
