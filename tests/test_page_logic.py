@@ -236,3 +236,15 @@ def test_restricted_weights_are_not_promised_without_an_account(catalogue, setti
     # The FAQ does not repeat the about section's first sentence word for word.
     who = dict((str(q), str(a)) for q, a in en.faq).get(f"Who made {restricted.name}?")
     assert who and who not in about
+
+
+def test_a_machine_sharing_its_memory_is_not_given_its_memory_twice(catalogue, settings, seed, base_card):
+    machine = next(c for c in catalogue.cards if c.unified and c.vram_gb >= 16)
+    cards = [machine, card(base_card, "Larger", machine.vram_gb + 100, 900)]
+    figs = figures(catalogue, settings, seed, "llama-3.1-8b", cards)
+    assert figs.smallest.card is machine
+    f = Phrases("nl").fmt
+    nl = words(page(figs, settings, "nl").numbers_text)
+    assert f"{machine.name}, met {f.vram(machine.vram_gb)} bruikbaar voor de GPU" in nl
+    en = words(page(figs, settings).numbers_text)
+    assert "The smallest is the Larger" not in en and "usable by the GPU" in en

@@ -146,12 +146,14 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # for GLM-130B?"
         ask(N_("Which GPU do I need for {model}?"),
             # TRANSLATORS: {small_card} is the smallest card that runs it;
-            # {small_vram} is that card's memory; {small_quant} is the quantization it
-            # runs there; {small_need} is the memory the model needs there;
-            # {small_tok_s} is its speed there. Example: "The smallest card in our
-            # catalogue that holds it is the Apple M2 Max (96 GB) with 72 GB. It runs
-            # the model at Q3_K_M in about 64.2 GB and produces about 3.5 tok/s."
-            p.t(N_("The smallest card in our catalogue that holds it is the {small_card} with {small_vram}. "
+            # {small_memory} is that card's memory ("24 GB of memory", or for a
+            # machine sharing its memory "72 GB usable by the GPU"); {small_quant} is
+            # the quantization it runs there; {small_need} is the memory the model
+            # needs there; {small_tok_s} is its speed there. Example: "The smallest
+            # card in our catalogue that holds it is the Apple M2 Max (96 GB), with 72
+            # GB usable by the GPU. It runs the model at Q3_K_M in about 64.2 GB and
+            # produces about 3.5 tok/s."
+            p.t(N_("The smallest card in our catalogue that holds it is the {small_card}, with {small_memory}. "
                    "It runs the model at {small_quant} in about {small_need} and produces about "
                    "{small_tok_s}."), **v) + Markup(" ") + how_many_run_it(c, fig))
         # TRANSLATORS: {model} is the model's name. Example: "How fast is GLM-130B

@@ -144,13 +144,15 @@ def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         return multi_text(c, fig, v)
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {small_card} is the smallest card that runs it;
-        # {small_vram} is that card's memory; {model} is the model's name;
-        # {small_quant} is the quantization it runs there; {small_tok_s} is its
-        # speed there. Example: "Only one card in our catalogue can hold it: the
-        # Apple M3 Ultra (512 GB) with 384 GB of memory, which runs DeepSeek-V3 at
-        # Q3_K_M and produces about 25.4 tok/s."
-        return [p.t(N_("Only one card in our catalogue can hold it: the {small_card} with {small_vram} of "
-                       "memory, which runs {model} at {small_quant} and produces about {small_tok_s}."), **v)]
+        # {small_memory} is that card's memory ("24 GB of memory", or for a
+        # machine sharing its memory "72 GB usable by the GPU"); {model} is the
+        # model's name; {small_quant} is the quantization it runs there;
+        # {small_tok_s} is its speed there. Example: "Only one card in our
+        # catalogue can hold it: the Apple M3 Ultra (512 GB), with 384 GB usable
+        # by the GPU, which runs DeepSeek-V3 at Q3_K_M and produces about 25.4
+        # tok/s."
+        return [p.t(N_("Only one card in our catalogue can hold it: the {small_card}, with {small_memory}, "
+                       "which runs {model} at {small_quant} and produces about {small_tok_s}."), **v)]
     if fig.reach is Reach.EVERY:
         out = [p.t(N_("Every card in our catalogue can hold it."))]
     else:
@@ -158,11 +160,13 @@ def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         # "In our catalogue, 45 cards can hold it."
         out = [p.t(N_("In our catalogue, {fit_count} cards can hold it."), **v)]
     # TRANSLATORS: {small_card} is the smallest card that runs it;
-    # {small_vram} is that card's memory; {model} is the model's name;
-    # {small_quant} is the quantization it runs there; {small_tok_s} is its
-    # speed there. Example: "The smallest is the Apple M2 Max (96 GB) with 72
-    # GB of memory: it runs GLM-130B at Q3_K_M and produces about 3.5 tok/s."
-    out.append(p.t(N_("The smallest is the {small_card} with {small_vram} of memory: it runs {model} at "
+    # {small_memory} is that card's memory ("24 GB of memory", or for a
+    # machine sharing its memory "72 GB usable by the GPU"); {model} is the
+    # model's name; {small_quant} is the quantization it runs there;
+    # {small_tok_s} is its speed there. Example: "The smallest is the Apple M2
+    # Max (96 GB), with 72 GB usable by the GPU: it runs GLM-130B at Q3_K_M
+    # and produces about 3.5 tok/s."
+    out.append(p.t(N_("The smallest is the {small_card}, with {small_memory}: it runs {model} at "
                       "{small_quant} and produces about {small_tok_s}."), **v))
     if fig.fastest_has_most_bandwidth:
         # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed;

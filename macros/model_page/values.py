@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from ..catalogue import Model
 from ..figures import ModelFigures
+from ..phrases import N_
 from .context import PageContext
+
+# TRANSLATORS: {vram} is a card's memory, in "with {small_memory}". Example:
+# "24 GB of memory"
+MEMORY = N_("{vram} of memory")
+# TRANSLATORS: {vram} is the share of a machine's memory its GPU may use (the
+# machine's name already says the whole, "Apple M2 Max (96 GB)"), in "with
+# {small_memory}". Example: "72 GB usable by the GPU"
+MEMORY_UNIFIED = N_("{vram} usable by the GPU")
 
 
 def common(c: PageContext, m: Model, fig: ModelFigures) -> dict:
@@ -18,7 +27,9 @@ def common(c: PageContext, m: Model, fig: ModelFigures) -> dict:
         s = fig.smallest
         values.update(small_card=s.card.name, small_vram=f.vram(s.card.vram_gb),
                       small_quant=s.quant.name, small_need=f.gb(s.need_gb),
-                      small_tok_s=f.tok_s(s.tok_s))
+                      small_tok_s=f.tok_s(s.tok_s),
+                      small_memory=str(c.p.t(MEMORY_UNIFIED if s.card.unified else MEMORY,
+                                             vram=f.vram(s.card.vram_gb))))
     if fig.fastest:
         q = fig.fastest
         values.update(fast_card=q.card.name, fast_tok_s=f.tok_s(q.tok_s),
