@@ -243,12 +243,17 @@ class CardPageBuilder:
                              tok_s=f.tok_s(e.tok_s)) + Markup(" ") + fit
             else:
                 miss = miss_by_model[model.id]
-                # TRANSLATORS: {quant} is a quantization (Q4_K_M), {model} a model, {need} and {shortfall}
-                # amounts of memory. Example: 'No. Even at Q4_K_M Llama 3.1 70B needs about 44.6 GB, 23.0 GB
-                # more than this card can give it.'
-                answer = p.t(N_("No. Even at {quant} {model} needs about {need}, {shortfall} more than this card "
-                                "can give it."), quant=miss.quant_name, model=model.name,
-                             need=f.gb(miss.need_gb), shortfall=f.gb(miss.shortfall_gb))
+                # The shortfall is against the memory a fit may use, not all of it: say which.
+                # TRANSLATORS: {quant} is a quantization (Q4_K_M), {model} a model name,
+                # {need} the memory it needs there, {shortfall} how much more than
+                # {usable}, the memory usable on this card: {share} of its {vram}.
+                # Example: "No. Even at Q4_K_M Llama 3.1 70B needs about 44.6 GB, 23.0 GB
+                # more than the 21.6 GB usable on this card (90% of its 24 GB)."
+                answer = p.t(N_("No. Even at {quant} {model} needs about {need}, {shortfall} more than the {usable} "
+                                "usable on this card ({share} of its {vram})."), quant=miss.quant_name,
+                             model=model.name, need=f.gb(miss.need_gb), shortfall=f.gb(miss.shortfall_gb),
+                             usable=f.gb(miss.usable_gb), share=f.percent(miss.usable_share),
+                             vram=f.vram(card.vram_gb))
                 o = (offload or {}).get(model)
                 if o:
                     # TRANSLATORS: {ram_size} is system memory (64 GB), {ram_kind} its kind (2-channel

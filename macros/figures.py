@@ -8,6 +8,7 @@ of each VRAM tier.
 
 from __future__ import annotations
 
+import enum
 import statistics
 from dataclasses import dataclass, replace
 from typing import Sequence
@@ -19,12 +20,61 @@ from .measured import MeasuredIndex, Run
 from .offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate
 
 
+class Reach(enum.Enum):
+    """How many cards of the catalogue run a model. Each has its own sentences: no "half of
+    the cards" or "the ten fastest" over one card, no "the slowest" beside the only one."""
+
+    NONE = "none"      # no single card holds it
+    ONE = "one"        # exactly one card does
+    SOME = "some"      # more than one, not all
+    EVERY = "every"    # every card in the catalogue
+
+    @classmethod
+    def of(cls, fitting: int, total: int) -> Reach:
+        """
+        >>> Reach.of(0, 824), Reach.of(1, 824), Reach.of(2, 824), Reach.of(824, 824)
+        (<Reach.NONE: 'none'>, <Reach.ONE: 'one'>, <Reach.SOME: 'some'>, <Reach.EVERY: 'every'>)
+        """
+        if fitting <= 0:
+            return cls.NONE
+        if fitting == 1:
+            return cls.ONE
+        return cls.EVERY if fitting >= total else cls.SOME
+
+
+class SizeClass(enum.Enum):
+    """What a model's size means for the cards people have, from the real share of cards that
+    run it and the real memory of the smallest one."""
+
+    NO_SINGLE_CARD = "none"    # no card holds it
+    MOST_CARDS = "most"        # at least half of the catalogue runs it
+    CONSUMER = "consumer"      # fewer than half, but a card of consumer memory does
+    BEYOND_CONSUMER = "beyond" # only cards with more memory than any consumer card
+
+    @classmethod
+    def of(cls, fitting: int, total: int, smallest_vram_gb: float | None, consumer_vram_gb: float) -> SizeClass:
+        """
+        >>> SizeClass.of(262, 824, 16, 24), SizeClass.of(500, 824, 8, 24), SizeClass.of(20, 824, 48, 24)
+        (<SizeClass.CONSUMER: 'consumer'>, <SizeClass.MOST_CARDS: 'most'>, <SizeClass.BEYOND_CONSUMER: 'beyond'>)
+        """
+        if not fitting or smallest_vram_gb is None:
+            return cls.NO_SINGLE_CARD
+        if smallest_vram_gb > consumer_vram_gb:
+            return cls.BEYOND_CONSUMER
+        return cls.MOST_CARDS if 2 * fitting >= total else cls.CONSUMER
+
+
 @dataclass(frozen=True)
 class NearestMiss:
+    """The largest card that cannot run a model. The shortfall is against the memory a fit may
+    use (``usable_gb``: the ``fits`` share of the card's memory), not against all of it."""
+
     card: Card
     quant_name: str
     need_gb: float
     shortfall_gb: float
+    usable_gb: float = 0.0
+    usable_share: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -71,6 +121,43 @@ class ModelFigures:
     def cards_fit(self) -> int:
         return len(self.rows)
 
+    @property
+    def reach(self) -> Reach:
+        return Reach.of(self.cards_fit, self.cards_total)
+
+    @property
+    def smallest_rows(self) -> tuple[Estimate, ...]:
+        """The fitting cards, least memory first: the tile's "smallest card" is the first of
+        this list, so tile and list always name the same card."""
+        return tuple(sorted(self.rows, key=smallest_order))
+
+    @property
+    def smallest_most_compressed(self) -> bool:
+        """Whether the smallest card's quant is the most compressed one any fitting card uses
+        (only then may a sentence call it "the most compressed version")."""
+        return bool(self.smallest and len(self.quant_levels) > 1
+                    and self.smallest.quant.name == self.quant_levels[-1])
+
+    def size_class(self, consumer_vram_gb: float) -> SizeClass:
+        """``consumer_vram_gb``: the most memory a consumer card has (the largest VRAM tier)."""
+        return SizeClass.of(self.cards_fit, self.cards_total,
+                            self.smallest.card.vram_gb if self.smallest else None, consumer_vram_gb)
+
+    @property
+    def one_quant(self) -> bool:
+        """Whether every fitting card runs the same quant. Only then does the order by speed
+        follow the order by memory bandwidth across the whole list; otherwise a card with more
+        memory takes a less compressed version and can fall behind one with less bandwidth, and
+        sentences comparing speed with bandwidth say "at the same quantization"."""
+        return len(self.quant_levels) <= 1
+
+    @property
+    def fastest_has_most_bandwidth(self) -> bool:
+        """Whether the fastest card is also the one with the most memory bandwidth among the
+        fitting cards (only then is it fastest "thanks to" its bandwidth)."""
+        return bool(self.fastest) and all(e.card.bandwidth_gb_s <= self.fastest.card.bandwidth_gb_s
+                                          for e in self.rows)
+
 
 def smallest_order(e: Estimate) -> tuple:
     """Least memory first; among equal memory, the oldest card (the cheapest way in)."""
@@ -94,7 +181,8 @@ def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
         floor_quant = settings.quant(floor)
         quant = min(shortfall_quant, floor_quant, key=lambda q: q.rank)
     need = memory_needed(model, quant, context, settings, kv_precision).total_gb
-    return NearestMiss(card, quant.name, need, need - settings.fits * card.vram_gb)
+    usable = settings.fits * card.vram_gb
+    return NearestMiss(card, quant.name, need, need - usable, usable, settings.fits)
 
 
 def multi_card(model: Model, cards: Sequence[Card], settings: Settings, calibration: Calibration,
@@ -148,7 +236,7 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
         median_tok_s=statistics.median(speeds) if speeds else None,
         reading_speed_cards=sum(s >= settings.reading_speed_tok_s for s in speeds),
         quant_levels=tuple(settings.quants[r].name for r in quant_ranks),
-        smallest=min(rows, key=smallest_order) if rows else None,
+        smallest=min(rows, key=smallest_order) if rows else None,  # the first of smallest_rows
         fastest=rows[0] if rows else None,
         slowest=rows[-1] if rows else None,
         nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision, quant),

@@ -1,0 +1,250 @@
+"""What a model page states is decided once, in the figures, and only worded by the page.
+
+Figures-level tests run the estimator in process over a handful of made-up cards (fast); the
+page tests read the preview build (``site``) and, marked ``full``, every translated model page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import html
+import re
+
+import pytest
+
+from macros.catalogue import load_catalogue
+from macros.figures import Reach, SizeClass, model_figures
+from macros.model_page import ModelPageBuilder
+from macros.phrases import Phrases
+
+from .site_build import page_path, visible_text
+from .test_prose import paragraphs, prose_problems
+
+TRANSLATED = ("nl", "fr", "de")
+
+
+@pytest.fixture(scope="module")
+def base_card(catalogue):
+    return catalogue.card("geforce-rtx-4090")
+
+
+def card(base, name: str, vram_gb: float, bandwidth: float, released=dt.date(2023, 1, 1)):
+    """A discrete card of the given memory and bandwidth, otherwise like ``base``."""
+    return dataclasses.replace(base, id=name.lower().replace(" ", "-"), name=name, vram_gb=vram_gb,
+                               bandwidth_gb_s=bandwidth, released=released, unified=False,
+                               system_memory_gb=None, usable_share=None, chip=None, aliases=())
+
+
+def figures(catalogue, settings, seed, model_id, cards):
+    return model_figures(catalogue.model(model_id), cards, settings, seed)
+
+
+def page(figs, settings, language="en"):
+    builder = ModelPageBuilder(Phrases(language), settings, None, {})
+    return builder.build(figs.model, figs)
+
+
+def words(markups) -> str:
+    return " ".join(re.sub(r"<[^>]+>", "", str(m)) for m in markups)
+
+
+def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
+    cards = [card(base_card, "Small One", 8, 300), card(base_card, "Big One", 512, 800)]
+    figs = figures(catalogue, settings, seed, "llama-3.1-70b", cards)
+    assert figs.reach is Reach.ONE and figs.smallest is figs.fastest
+    en = page(figs, settings)
+    text = words(en.speed + en.numbers_text + [a for _, a in en.faq]) + en.description
+    assert "Only one card in our catalogue can hold it: the Big One" in text
+    assert "Only the Big One holds it" in text and "Only the Big One runs it" in text
+    assert "Half of the cards" not in text and "the slowest" not in text and "in all" not in text.lower()
+    assert en.fastest_title == "The only GPU that runs Llama 3.1 70B" and en.smallest == []
+    assert "runs on a single one of the 2 GPUs" in en.description
+    nl = page(figs, settings, "nl")
+    assert "Alleen de Big One" in words(nl.speed) and nl.fastest_title == "De enige GPU die Llama 3.1 70B draait"
+
+
+def test_every_card_and_small_counts_in_words(catalogue, settings, seed, base_card):
+    cards = [card(base_card, f"Card {n}", 16 * n, 300 * n) for n in (1, 2, 3)]
+    figs = figures(catalogue, settings, seed, "llama-3.2-1b", cards)
+    assert figs.reach is Reach.EVERY
+    en, fr = page(figs, settings), page(figs, settings, "fr")
+    assert words(en.numbers_text).startswith("Every card in our catalogue can hold it.")
+    assert "Every card in our catalogue can run it." in words(a for _, a in en.faq)
+    assert en.fastest_title == "The three fastest GPUs for Llama 3.2 1B"
+    assert fr.fastest_title == "Les trois GPU les plus rapides pour Llama 3.2 1B"
+    # Small counts in words, in the gender of the language's word for a card.
+    assert "Parmi elles, trois atteignent" in words(a for _, a in fr.faq)
+
+
+def test_no_card_states_the_shortfall_against_the_usable_memory(catalogue, settings, seed, base_card):
+    cards = [card(base_card, "Small One", 8, 300), card(base_card, "Mid One", 24, 1000)]
+    figs = figures(catalogue, settings, seed, "llama-3.1-70b", cards)
+    assert figs.reach is Reach.NONE and figs.size_class(24) is SizeClass.NO_SINGLE_CARD
+    miss = figs.nearest_miss
+    assert miss.card.name == "Mid One" and miss.usable_gb == pytest.approx(settings.fits * 24)
+    assert miss.shortfall_gb == pytest.approx(miss.need_gb - miss.usable_gb)
+    f = Phrases("en").fmt
+    en = page(figs, settings)
+    steps = words(text for _, text in en.steps)
+    assert f"more than the {f.gb(miss.usable_gb)} usable on the largest card we track" in steps
+    assert f"({f.percent(settings.fits)} of its 24 GB)" in steps
+    assert en.fastest == [] and en.chart_items == []
+
+
+def test_tile_and_list_name_the_same_smallest_card(catalogue, settings, seed, base_card):
+    # Two cards of the least memory: the slower, older one is the cheapest way in; before, the
+    # tile named it and the list (sorted by speed) did not.
+    cards = [card(base_card, "Old Sixteen", 16, 200, dt.date(2016, 1, 1)),
+             card(base_card, "New Sixteen", 16, 600, dt.date(2024, 1, 1)),
+             card(base_card, "Big", 48, 900)]
+    figs = figures(catalogue, settings, seed, "llama-3.1-8b", cards)
+    en = page(figs, settings)
+    tile = dict((label, main) for label, main, _ in en.tiles)["Smallest card that fits"]
+    assert tile == en.smallest[0].card == figs.smallest_rows[0].card.name == "Old Sixteen"
+    assert [r.card for r in en.smallest] == [e.card.name for e in figs.smallest_rows]
+
+
+def test_most_compressed_only_when_it_is(catalogue, settings, seed, base_card):
+    # The smallest card needs a lower quant than the large one: that is the most compressed in use.
+    mixed = figures(catalogue, settings, seed, "llama-3.1-8b",
+                    [card(base_card, "Eight", 8, 300), card(base_card, "Eighty", 80, 2000)])
+    assert len(mixed.quant_levels) > 1 and mixed.smallest_most_compressed
+    assert "the most compressed version any card here runs" in words(t for _, t in page(mixed, settings).steps)
+    # Every card holds the same quant: the smallest card's is not "the most compressed".
+    same = figures(catalogue, settings, seed, "llama-3.2-1b",
+                   [card(base_card, "Eight", 8, 300), card(base_card, "Eighty", 80, 2000)])
+    assert len(same.quant_levels) == 1 and not same.smallest_most_compressed
+    steps = words(t for _, t in page(same, settings).steps)
+    assert "most compressed" not in steps and "the version the smallest card that fits runs" in steps
+
+
+def test_size_class_from_the_real_share_and_smallest_memory(catalogue, settings, seed, base_card):
+    consumer = max(settings.vram_tiers_gb)
+    # Fits a 16 GB card, but most cards here are smaller: not "small enough for most cards".
+    cards = [card(base_card, f"Tiny {n}", 4, 100) for n in range(3)] + [card(base_card, "Sixteen", 16, 400)]
+    figs = figures(catalogue, settings, seed, "llama-3.1-8b", cards)
+    assert figs.size_class(consumer) is SizeClass.CONSUMER
+    sentence = str(page(figs, settings).size_class)
+    assert "at least 16 GB" in sentence and "fewer than half" in sentence and "most cards" not in sentence
+    most = figures(catalogue, settings, seed, "llama-3.2-1b", cards)
+    assert most.size_class(consumer) is SizeClass.MOST_CARDS
+    beyond = figures(catalogue, settings, seed, "llama-3.1-70b", [card(base_card, "Ninety-six", 96, 900)])
+    assert beyond.size_class(consumer) is SizeClass.BEYOND_CONSUMER
+    assert "consumer cards" in str(page(beyond, settings).size_class)
+
+
+def test_speed_thanks_to_bandwidth_only_when_the_fastest_has_the_most(catalogue, settings, seed, base_card):
+    # The card with most bandwidth holds a less compressed version and comes out slower.
+    cards = [card(base_card, "Wide", 80, 3000), card(base_card, "Narrow", 24, 2400)]
+    figs = figures(catalogue, settings, seed, "qwen3-30b-a3b", cards)
+    text = words(page(figs, settings).numbers_text)
+    if figs.fastest.card.name == "Narrow":
+        assert not figs.fastest_has_most_bandwidth and "thanks to" not in text
+        assert "only at the same quantization" in text
+    else:
+        assert figs.fastest_has_most_bandwidth and "thanks to a memory bandwidth of" in text
+
+
+# ------------------------------------------------------------------ built pages
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_built_page_says_how_many_cards_hold_it_and_lists_the_tile_card_first(site, language):
+    """glm-130b (some cards) and glm-5 (no card) in each language, as a reader reads them."""
+    page_html = page_path(site, language, "models", "glm-130b").read_text(encoding="utf-8")
+    p = Phrases(language)
+    tile_label = html.escape(p.gettext("Smallest card that fits"), quote=False)
+    tile = re.search(r'<p class="tps-tile-main">([^<]+)</p><p class="tps-tile-label">' + re.escape(tile_label),
+                     page_html).group(1)
+    listed = re.search(r'<h3>[^<]*</h3>\s*<p>[^<]*</p>\s*<ol>\s*<li><a href="[^"]+">([^<]+)</a>',
+                       page_html[page_html.find('id="extremes"'):].split("</ol>", 1)[1]).group(1)
+    assert tile == listed
+    text = visible_text(page_html)
+    fit_count = re.search(r'<p class="tps-tile-main">([^<]+)</p><p class="tps-tile-label">', page_html).group(1)
+    assert str(p.t("In our catalogue, {fit_count} cards can hold it.", fit_count=fit_count)) in text
+    none = visible_text(page_path(site, language, "models", "glm-5").read_text(encoding="utf-8"))
+    usable_sentence = p.gettext("About {miss_need} at {miss_quant}, more than the {miss_usable} usable on the "
+                                "largest card we track ({miss_share} of its {miss_vram}).")
+    assert usable_sentence.split("{miss_usable}")[0].split("}")[-1].strip() in none
+
+
+def implied_count_problems(page, language: str) -> list[str]:
+    """Sentences that imply more cards than a page lists: "half of the cards" beside a single
+    card, "the ten fastest" over fewer than ten."""
+    p = Phrases(language)
+    page_html = page.read_text(encoding="utf-8")
+    fastest = page_html.split('id="extremes"', 1)[1].split("</ol>", 1)[0] if 'id="extremes"' in page_html else ""
+    listed = fastest.count("<li>")
+    problems = []
+    half = p.gettext("Half of the cards that hold it manage more than {median}.").split("{")[0].strip()
+    if listed == 1 and any(half in para for para in paragraphs(page)):
+        problems.append(f"{half!r} over one card")
+    ten = {"en": "ten fastest", "nl": "tien snelste", "fr": "dix", "de": "zehn schnellsten"}[language]
+    if 0 < listed < 10 and re.search(rf"<h3>[^<]*\b{ten}\b", fastest):
+        problems.append(f"{ten!r} above {listed} card(s)")
+    return problems
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_preview_pages_imply_no_more_cards_than_they_list(site, language):
+    problems = []
+    for model in load_catalogue().models:
+        path = page_path(site, language, "models", model.id)
+        if path.exists():
+            problems += [f"{model.id}: {p}" for p in implied_count_problems(path, language)]
+    assert not problems, problems[:8]
+
+
+def site_problems(site, language: str, tmp_path) -> list[str]:
+    """Over every nl/fr/de model and card page: no sentence starting with a digit, no "130B" in
+    prose (test_prose's checks), no "half of"/"ten fastest" over fewer cards."""
+    catalogue = load_catalogue()
+    # A name with ". <digit>" in it ("GeForce GTX 1060 6 GB Rev. 2") is not a sentence end.
+    dotted = [n for n in [c.name for c in catalogue.cards] + [m.name for m in catalogue.models]
+              if re.search(r"[.!?]\s\d", n)]
+    problems = []
+    for kind, ids in (("models", [m.id for m in catalogue.models]), ("cards", [c.id for c in catalogue.cards])):
+        for item in ids:
+            path = page_path(site, language, kind, item)
+            text = path.read_text(encoding="utf-8")
+            if any(n in text for n in dotted):
+                for n in dotted:
+                    text = text.replace(n, re.sub(r"([.!?])\s", r"\1", n))
+                path = tmp_path / "page.html"
+                path.write_text(text, encoding="utf-8")
+            problems += [f"{kind}/{item}: {p}" for p in prose_problems(path, language)]
+            if kind == "models":
+                problems += [f"{kind}/{item}: {p}" for p in implied_count_problems(path, language)]
+    return problems
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_translated_page_reads_natively_and_implies_no_more_cards(full_site, language, tmp_path):
+    problems = site_problems(full_site, language, tmp_path)
+    assert not problems, f"{len(problems)} problem(s), first: " + "; ".join(problems[:8])
+
+
+def test_restricted_weights_are_not_promised_without_an_account(catalogue, settings, seed, base_card):
+    cards = [card(base_card, "Sixteen", 16, 400)]
+    restricted = next(m for m in catalogue.models if m.access == "open-restricted")
+    en = page(model_figures(restricted, cards, settings, seed), settings)
+    about = words(en.about)
+    assert "a licence that restricts their use (open weights, restricted use)" in about
+    assert "without an account" not in about and "no account" not in about
+    # The FAQ does not repeat the about section's first sentence word for word.
+    who = dict((str(q), str(a)) for q, a in en.faq).get(f"Who made {restricted.name}?")
+    assert who and who not in about
+
+
+def test_a_machine_sharing_its_memory_is_not_given_its_memory_twice(catalogue, settings, seed, base_card):
+    machine = next(c for c in catalogue.cards if c.unified and c.vram_gb >= 16)
+    cards = [machine, card(base_card, "Larger", machine.vram_gb + 100, 900)]
+    figs = figures(catalogue, settings, seed, "llama-3.1-8b", cards)
+    assert figs.smallest.card is machine
+    f = Phrases("nl").fmt
+    nl = words(page(figs, settings, "nl").numbers_text)
+    assert f"{machine.name}, met {f.vram(machine.vram_gb)} bruikbaar voor de GPU" in nl
+    en = words(page(figs, settings).numbers_text)
+    assert "The smallest is the Larger" not in en and "usable by the GPU" in en
