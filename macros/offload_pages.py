@@ -171,11 +171,13 @@ def card_offload_rows(p: Phrases, pairs, context: int) -> list[OffloadCardRow]:
             for m, o in pairs]
 
 
+CARD_OFFLOAD_INTRO = N_("These models do not fit on the {card} alone but run with part of them in system memory, "
+                        "worked out for {ram_size} of {ram_kind} ({ram_bandwidth}), a typical gaming PC. "
+                        "Mixtures of experts stay usable; dense models slow to a crawl.")
+
+
 def card_offload_intro(p: Phrases, system: System, card_name: str) -> Markup:
-    return p.t(N_("These models do not fit on the {card} alone but run with part of them in system memory, "
-                  "worked out for {ram_size} of {ram_kind} ({ram_bandwidth}), a typical gaming PC. "
-                  "Mixtures of experts stay usable; dense models slow to a crawl."),
-               card=card_name, **ram_values(p, system))
+    return p.t(CARD_OFFLOAD_INTRO, card=card_name, **ram_values(p, system))
 
 
 def source_url(source: str) -> str:

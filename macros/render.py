@@ -126,10 +126,10 @@ class Renderer:
                                 "acceptedAnswer": {"@type": "Answer", "text": Markup(answer).striptags()}}
                                for question, answer in page.faq]}
 
-    def render_model(self, model_id: str) -> str:
-        page = self.model_page(model_id)
+    def calculator_inputs(self) -> dict:
+        """The calculator's inputs with their default values (model and card pages)."""
         p = self.phrases
-        inputs = {
+        return {
             "context": self.settings.context_tokens,
             "floor": self.settings.min_quality,
             "ceiling": self.settings.max_quality,
@@ -142,6 +142,11 @@ class Renderer:
             "kv": sorted(self.settings.kv_bytes_per_element, key=lambda k: k != self.settings.default_kv_precision),
             **ram_inputs(p),
         }
+
+    def render_model(self, model_id: str) -> str:
+        page = self.model_page(model_id)
+        p = self.phrases
+        inputs = self.calculator_inputs()
         chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
         calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.confidence,
                                  self.table_headers())
@@ -179,7 +184,7 @@ class Renderer:
     def render_card(self, card_id: str) -> str:
         page = self.card_page(card_id)
         chart = self.chart("chart-" + card_id, page.chart_items, page.chart_title, page.chart_summary)
-        return self.render("card.html", page=page, chart=chart)
+        return self.render("card.html", page=page, chart=chart, inputs=self.calculator_inputs())
 
     # ---------------------------------------------------------------- browse
     def render_home(self) -> str:

@@ -8,7 +8,7 @@ Sentences keep their ``{name}`` placeholders: the browser fills them with escape
 >>> labels = ui_labels(Phrases("nl"), ui_settings(), 900)
 >>> labels["language"], labels["my_device"]
 ('nl', 'Mijn apparaat')
->>> sorted(placeholders_of(labels["answer_yes"]))
+>>> sorted(placeholders_of(labels["answer_yes"]["unified"]))
 ['device', 'model', 'quant', 'range', 'speed']
 """
 
@@ -40,12 +40,22 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
         "change": g(N_("Change")),
         "forget": g(N_("Forget this device")),
         "pair_link": g(N_("Link to this answer")),
-        "answer_yes": g(N_("Yes: the {device} runs {model} at {quant}, at about {speed} (range {range} tok/s).")),
+        # By the device's kind (data/devices.yaml, exported with each card): a graphics card takes the
+        # article of "card" in French and German ("la", "die"); a machine or chip (Apple M3 Ultra, DGX
+        # Spark, Ryzen AI Max+) is named without one.
+        "answer_yes": {
+            "discrete": g(N_("Yes: the {device} runs {model} at {quant}, at about {speed} (range {range} tok/s).")),
+            "unified": g(N_("Yes: {model} runs on {device} at {quant}, at about {speed} (range {range} tok/s).")),
+        },
         "answer_comfortable": g(N_("Comfortable: it needs {need} of {vram}, leaving room for a longer context.")),
         "answer_tight": g(N_("Tight: it needs {need} of {vram}, with little room left for a longer context.")),
-        "answer_no": g(N_("No: the {device} cannot run {model} at these settings. At {quant} it needs {need}, "
-                          "{short} more than the {usable} it can use.")),
-        "on_device": g(N_("On your {device}")),
+        "answer_no": {
+            "discrete": g(N_("No: the {device} cannot run {model} at these settings. At {quant} it needs {need}, "
+                             "{short} more than the {usable} it can use.")),
+            "unified": g(N_("No: {model} does not run on {device} at these settings. At {quant} it needs {need}, "
+                            "{short} more than the {usable} its GPU can use.")),
+        },
+        "on_device": {"discrete": g(N_("On your {device}")), "unified": g(N_("On your {device} machine"))},
         "this_is_yours": g(N_("This is your device.")),
         "fit": {key: fit_label(p, key) for key in ("comfortable", "tight", "none")},
         "show_all": plural_runs(p, NP_("Show all {count} card", "Show all {count} cards"), largest_count),
