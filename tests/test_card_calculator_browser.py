@@ -1,0 +1,212 @@
+"""Card pages in a real browser: their calculator inputs re-rate every model on the card as the
+Python estimator would, the phone header keeps the site's name readable, and the "My device" answer
+for a machine (Apple M4 Max) reads without a card's article in French and German.
+
+The site is a preview of two card pages and one model page, built with the default (measured)
+calibration: its speeds fall as the context grows (the seed calibration's do not). Screenshots go
+to test-output/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from macros.catalogue import load_catalogue
+from macros.estimator import load_settings
+from macros.figures import model_figures
+from macros.offload import load_ram
+from macros.phrases import Phrases
+
+from .test_browser import CHROMIUM, OUTPUT, new_context, serving, sync_api  # noqa: F401  (sync_api: skip without playwright)
+
+CARD = "geforce-rtx-4090"
+MACHINE = "apple-m4-max-128gb"
+MODEL = "llama-3.1-8b"
+OFFLOAD_MODEL = "gpt-oss-120b"   # a mixture of experts the 24 GB card runs only with offload
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (scripts/test)")]
+
+
+@pytest.fixture(scope="module")
+def measured_site(tmp_path_factory):
+    from .site_build import build_site
+
+    destination = tmp_path_factory.mktemp("card-site")
+    result = build_site(destination, calibration="measured",
+                        extra_env={"TPS_PREVIEW": ",".join((MODEL, CARD, MACHINE))})
+    assert result.returncode == 0, result.stderr[-3000:]
+    return destination
+
+
+@pytest.fixture(scope="module")
+def server(measured_site):
+    with serving(measured_site) as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def browser():
+    OUTPUT.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+
+
+def open_card(context, url: str, errors: list):
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_selector("form.tps-card-inputs[data-state=ready]", state="attached", timeout=20000)
+    return page
+
+
+def settle(page) -> None:
+    """Wait until the card calculator has drawn the view of the form's inputs."""
+    page.wait_for_selector("form.tps-card-inputs[data-state=ready]", state="attached", timeout=20000)
+
+
+def row_of(page, table: str, model_id: str) -> str:
+    """The visible text of a model's row in one of the card page's tables ("" when it has none)."""
+    return page.evaluate("""([table, id]) => {
+        const link = document.querySelector(`table.${table} a[href$="/models/${id}/"]`);
+        return link ? link.closest('tr').innerText : '';
+    }""", [table, model_id])
+
+
+def speed_of(row: str) -> str:
+    found = re.search(r"[\d.,]+\s*tok/s", row)
+    assert found, row
+    return found.group(0)
+
+
+def python_row(model_id: str, context: int | None = None, ram_gb: float | None = None, ram_kind: str | None = None):
+    """What the Python estimator gives the model on the card (None when it has no such row)."""
+    catalogue, settings = load_catalogue(), load_settings()
+    figures = model_figures(catalogue.model(model_id), catalogue.cards, settings, settings.calibration(),
+                            context=context, system=load_ram().system(ram_gb, ram_kind))
+    for e in figures.rows + figures.offload:
+        if e.card.id == CARD:
+            return e
+    return None
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(OUTPUT / name))
+
+
+def test_context_re_rates_the_card_table_as_python_does(browser, server):
+    errors: list[str] = []
+    context = new_context(browser, server)
+    page = open_card(context, f"{server}cards/{CARD}/", errors)
+    f = Phrases("en").fmt
+    built = speed_of(row_of(page, "tps-models-table", MODEL))
+    assert built == f.tok_s(python_row(MODEL).tok_s)
+
+    page.fill("input[name=context]", "32,768")
+    settle(page)
+    page.wait_for_function("() => location.search.includes('context=32768')")
+    longer = speed_of(row_of(page, "tps-models-table", MODEL))
+    expected = python_row(MODEL, context=32768)
+    assert longer == f.tok_s(expected.tok_s)
+    assert float(longer.split()[0].replace(",", "")) < float(built.split()[0].replace(",", ""))
+    # The quant column follows too, and a reload of the recorded address shows the same view.
+    assert expected.quant.name in row_of(page, "tps-models-table", MODEL)
+    page.locator("form.tps-card-inputs").scroll_into_view_if_needed()
+    shot(page, "card-calculator-desktop-32k.png")
+    page.reload()
+    settle(page)
+    assert page.input_value("input[name=context]") == "32768"
+    assert speed_of(row_of(page, "tps-models-table", MODEL)) == longer
+    # Back to the default: the built tables again.
+    page.fill("input[name=context]", "4096")
+    settle(page)
+    assert speed_of(row_of(page, "tps-models-table", MODEL)) == built
+    assert not errors
+    context.close()
+
+
+def test_ram_inputs_change_an_offload_row(browser, server):
+    errors: list[str] = []
+    context = new_context(browser, server)
+    page = open_card(context, f"{server}cards/{CARD}/", errors)
+    f = Phrases("en").fmt
+    before = row_of(page, "tps-offload-table", OFFLOAD_MODEL)
+    default = python_row(OFFLOAD_MODEL)
+    assert default.fit == "offload" and speed_of(before) == f.tok_s(default.tok_s)
+
+    page.select_option("select[name=ramkind]", "ddr5-4800-8ch")
+    settle(page)
+    after = row_of(page, "tps-offload-table", OFFLOAD_MODEL)
+    faster = python_row(OFFLOAD_MODEL, ram_kind="ddr5-4800-8ch")
+    assert speed_of(after) == f.tok_s(faster.tok_s) != speed_of(before)
+    # The table's introduction names the RAM now assumed.
+    assert "8-channel" in page.inner_text(".tps-card-tables")
+
+    # Too little RAM: the model leaves the offload table for the table of models the card cannot hold.
+    page.fill("input[name=ram]", "16")
+    settle(page)
+    assert python_row(OFFLOAD_MODEL, ram_gb=16, ram_kind="ddr5-4800-8ch") is None
+    assert row_of(page, "tps-offload-table", OFFLOAD_MODEL) == ""
+    assert row_of(page, "tps-misses-table", OFFLOAD_MODEL) != ""
+    assert not errors
+    context.close()
+
+
+def test_phone_header_and_card_page_fit_390_px(browser, server):
+    errors: list[str] = []
+    context = new_context(browser, server, viewport=PHONE)
+    page = open_card(context, f"{server}cards/{CARD}/", errors)
+    page.wait_for_selector(".tps-device-button")
+    header = page.evaluate("""() => {
+        const name = document.querySelector('.md-header__topic .md-ellipsis');
+        const box = name.getBoundingClientRect();
+        const button = document.querySelector('.tps-device-button').getBoundingClientRect();
+        return {text: name.textContent.trim(), width: box.width, needed: name.scrollWidth, left: box.left,
+                right: box.right, button_left: button.left, button_right: button.right, button_text: document.querySelector('.tps-device-button').innerText,
+                page_width: document.documentElement.scrollWidth, view: window.innerWidth};
+    }""")
+    assert header["text"] == "TPS Atlas"
+    # The whole name shows (no ellipsis), and nothing sits on top of it.
+    assert header["needed"] <= header["width"] + 0.5, header
+    assert 0 <= header["left"] and header["right"] <= header["button_left"], header
+    assert header["button_right"] <= header["view"], header
+    assert header["button_text"].strip() == "My device"
+    assert header["page_width"] <= header["view"], header
+    shot(page, "card-calculator-phone-header.png")
+
+    page.fill("input[name=context]", "32768")
+    settle(page)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator("table.tps-models-table").scroll_into_view_if_needed()
+    shot(page, "card-calculator-phone-32k.png")
+    assert not errors
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["fr", "de", "nl"])
+def test_machine_answer_has_no_card_article(browser, server, language):
+    context = new_context(browser, server)
+    page = context.new_page()
+    page.goto(f"{server}{language}/models/{MODEL}/?card={MACHINE}")
+    answer = page.locator(".tps-mydevice .tps-answer-main")
+    answer.wait_for(timeout=20000)
+    text = answer.inner_text()
+    machine = load_catalogue().card(MACHINE).name
+    assert machine in text
+    for wrong in ("la Apple", "La Apple", "die Apple", "Die Apple", "Grafikkarte Apple", "de Apple"):
+        assert wrong not in text, text
+    # The device column of the card page a machine owner reads is worded for a machine too.
+    page.evaluate(f"() => localStorage.setItem('tps-atlas-device', '{MACHINE}')")
+    page.goto(f"{server}{language}/cards/{CARD}/")
+    heading = page.locator("table.tps-models-table th.tps-yours")
+    heading.wait_for(timeout=20000)
+    for wrong in ("Ihrer Apple", "votre Apple M"):
+        assert wrong not in heading.inner_text()
+    shot(page, f"card-calculator-machine-{language}.png")
+    context.close()
