@@ -307,7 +307,7 @@ class ModelPageBuilder:
                       prompt_tok_s=f.tok_s(e.prompt_tok_s) if e.prompt_tok_s else "",
                       ttft=f.seconds(e.ttft_s) if e.ttft_s else "")
         lines = [p.t(line, **values) for line in working_lines(m, bool(w.class_name))]
-        title = p.t(WORKING_TITLE, card=e.card.name)
+        title = p.t(WORKING_TITLES[e.card.kind], card=e.card.name)
         command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
         return title, lines, command, row_command(m, e, fig.context, fig.kv_precision)
 
@@ -771,3 +771,6 @@ class ModelPageBuilder:
         if m.checked:
             out.append((g(N_("Data last checked")), f.day(m.checked), None))
         return out
+
+# A machine or chip (Apple M4 Max, DGX Spark) is no graphics card: French and German word it without the card's article.
+WORKING_TITLES = {"discrete": WORKING_TITLE, "unified": N_("How the figure on {card} was worked out")}

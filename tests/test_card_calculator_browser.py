@@ -110,8 +110,8 @@ def python_card_rows(context: int) -> list[tuple[str, str, str]]:
 
 
 def page_card_rows(page) -> list[tuple[str, str, str]]:
-    return [tuple(row) for row in page.eval_on_selector_all("table.tps-models-table tbody tr", """rows => rows.map(row => [
-        row.cells[2].querySelector('a').getAttribute('href').split('/').slice(-2, -1)[0],
+    return [tuple(row) for row in page.eval_on_selector_all("table.tps-models-table tbody tr", """
+        rows => rows.map(row => [row.cells[2].querySelector('a').getAttribute('href').split('/').slice(-2, -1)[0],
         row.cells[1].firstChild.textContent.trim(), row.cells[5].textContent])""")]
 
 
@@ -187,15 +187,21 @@ def test_phone_header_and_card_page_fit_390_px(browser, server):
     header = page.evaluate("""() => {
         const name = document.querySelector('.md-header__topic .md-ellipsis');
         const box = name.getBoundingClientRect();
-        const button = document.querySelector('.tps-device-button').getBoundingClientRect();
+        const device = document.querySelector('.tps-device-button');
+        const button = device.getBoundingClientRect();
+        // What a tap at either end of the name would hit: the name itself, not a button over it.
+        const middle = box.top + box.height / 2;
+        const ends = [box.left + 2, box.right - 2].map(x => name.contains(document.elementFromPoint(x, middle)));
         return {text: name.textContent.trim(), width: box.width, needed: name.scrollWidth, left: box.left,
-                right: box.right, button_left: button.left, button_right: button.right, button_text: document.querySelector('.tps-device-button').innerText,
-                page_width: document.documentElement.scrollWidth, view: window.innerWidth};
+                right: box.right, ends: ends, button_left: button.left, button_right: button.right,
+                button_text: device.innerText, page_width: document.documentElement.scrollWidth,
+                view: window.innerWidth};
     }""")
     assert header["text"] == "TPS Atlas"
     # The whole name shows (no ellipsis), and nothing sits on top of it.
     assert header["needed"] <= header["width"] + 0.5, header
-    assert 0 <= header["left"] and header["right"] <= header["button_left"], header
+    assert header["left"] >= 0 and header["right"] <= header["button_left"], header
+    assert header["ends"] == [True, True], header
     assert header["button_right"] <= header["view"], header
     assert header["button_text"].strip() == "My device"
     assert header["page_width"] <= header["view"], header
