@@ -230,6 +230,12 @@ def test_machine_answer_has_no_card_article(browser, server, language):
     assert machine in text
     for wrong in ("la Apple", "La Apple", "die Apple", "Die Apple", "Grafikkarte Apple", "de Apple"):
         assert wrong not in text, text
+    # The machine's own page names it as a machine, not as a graphics card.
+    page.goto(f"{server}{language}/cards/{MACHINE}/")
+    own_page = page.inner_text("article")
+    assert machine in own_page
+    for wrong in ("la Apple", "La Apple", "die Apple", "Die Apple", "Grafikkarte Apple", "der Apple"):
+        assert wrong not in own_page, wrong
     # The device column of the card page a machine owner reads is worded for a machine too.
     page.evaluate(f"() => localStorage.setItem('tps-atlas-device', '{MACHINE}')")
     page.goto(f"{server}{language}/cards/{CARD}/")
