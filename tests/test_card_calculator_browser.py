@@ -254,3 +254,31 @@ def test_machine_answer_has_no_card_article(browser, server, language):
         assert wrong not in heading.inner_text()
     assert machine in heading.inner_text()
     context.close()
+
+
+@pytest.mark.full
+def test_hostile_model_names_redrawn_on_a_card_page_run_no_script(browser, tmp_path_factory):
+    """The card calculator writes model names into the page: as text, never as markup."""
+    from .project_copy import copy_project, mkdocs_build
+    from .test_hostile_browser import hostile_catalogue
+
+    folder = tmp_path_factory.mktemp("hostile-card")
+    project = copy_project(folder / "project")
+    hostile_catalogue(project)
+    result = mkdocs_build(project, folder / "site")
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    with serving(folder / "site") as address:
+        context = new_context(browser, address)
+        page = context.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        for language in ("", "nl/"):
+            page.goto(f"{address}{language}cards/apple-m1-max-32gb/")  # a card the project copy keeps
+            page.wait_for_selector("form.tps-card-inputs[data-state=ready]", state="attached", timeout=20000)
+            page.fill("input[name=context]", "8192")
+            settle(page)
+            assert "<img src=x onerror=alert(4)>" in page.inner_text(".tps-card-tables")
+            assert page.locator(".tps-card-tables img").count() == 0
+        page.wait_for_timeout(300)
+        assert dialogs == []
+        context.close()
