@@ -102,6 +102,7 @@ class Renderer:
         self._model_pages: dict[str, ModelPage] = {}
         self._card_pages: dict[str, CardPage] = {}
         self._ui_script: Markup | None = None
+        self._card_forms: dict[bool, Markup] = {}
 
     def render(self, template: str, **context) -> str:
         return environment().get_template(template).render(_=self.phrases.t, **context)
@@ -184,7 +185,15 @@ class Renderer:
     def render_card(self, card_id: str) -> str:
         page = self.card_page(card_id)
         chart = self.chart("chart-" + card_id, page.chart_items, page.chart_title, page.chart_summary)
-        return self.render("card.html", page=page, chart=chart, inputs=self.calculator_inputs())
+        return self.render("card.html", page=page, chart=chart, form=self.card_form(page.card.unified))
+
+    def card_form(self, unified: bool) -> Markup:
+        """The card pages' inputs (no system RAM for a machine that shares it): once per language and kind,
+        not once per page."""
+        if unified not in self._card_forms:
+            self._card_forms[unified] = Markup(self.render("card_form.html", inputs=self.calculator_inputs(),
+                                                           unified=unified))
+        return self._card_forms[unified]
 
     # ---------------------------------------------------------------- browse
     def render_home(self) -> str:
