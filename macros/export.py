@@ -24,6 +24,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+from .card_pages import CONTEXT_LIMIT
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
 from .measured import MeasuredIndex, Run, chip_of, load_runs
@@ -300,6 +301,7 @@ def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict
         "headers": {name: [g(h) for h in headers] for name, headers in CARD_HEADERS.items()},
         **{key: g(text) for key, text in CARD_HEADINGS.items()},
         "none_fit": g(CARD_NONE_FIT),
+        "context_limit": g(CONTEXT_LIMIT),
         "offload_intro": g(CARD_OFFLOAD_INTRO_CHOSEN),
         "ram_kinds": {k.id: ram_kind_name(p, k) for k in load_ram().kinds},
         "measured": {"text": g(MEASURED), "other": g(MEASURED_OTHER), "detail": g(MEASURED_DETAIL),

@@ -291,6 +291,7 @@
       var candidates = candidateMemories(model, settings, context, floor.name, options.kvPrecision, options.ceiling);
       var e = estimate(model, card, settings, calibration, candidates, context);
       e.model = id;
+      e.modelData = model;
       e.name = names[id] || id;
       if (e.fit !== "none") {
         e.measured = findMeasured(data, id, e);
@@ -687,6 +688,13 @@
     }).join("") + "</tr></thead>";
   }
 
+  // Beside a figure worked out for more context than the model reads (macros/card_pages.py context_limit).
+  function contextLimitHtml(fig, e, f, labels) {
+    var arch = e.modelData && e.modelData.architecture, limit = arch && arch.max_context;
+    return limit && limit < fig.context && labels.context_limit
+      ? '<br><small class="tps-context-limit">' + fillPhrase(labels.context_limit, { max_context: f.count(limit) }) + "</small>" : "";
+  }
+
   // A card page's tables for a view, in the built block's markup: the models it runs, those it runs
   // with offload (with what that assumes), those it cannot hold.
   function cardTablesHtml(fig, f, labels, kvPrecision) {
@@ -696,7 +704,8 @@
         "<tbody>" + fig.runs.map(function (e) {
           return '\n<tr><td class="tps-fit-' + e.fit + '">' + escapeHtml(labels.fit[e.fit]) + "</td><td>" +
             escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) + "</small>" +
-            measuredHtml(e.measured, f, labels.measured) + "</td><td>" + modelLink(e) + "</td><td>" +
+            measuredHtml(e.measured, f, labels.measured) + contextLimitHtml(fig, e, f, labels) + "</td><td>" +
+            modelLink(e) + "</td><td>" +
             escapeHtml(models[e.model][1]) + "</td><td>" + escapeHtml(f.gb(e.need_gb)) + "</td><td>" +
             escapeHtml(e.quant.name) + "</td></tr>";
         }).join("") + "\n</tbody></table>");
