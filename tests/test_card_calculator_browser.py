@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from macros.card_pages import context_limit
 from macros.catalogue import load_catalogue
 from macros.estimator import load_settings
 from macros.figures import model_figures
@@ -135,7 +136,16 @@ def test_context_re_rates_the_card_table_as_python_does(browser, server):
     assert longer == f.tok_s(expected.tok_s)
     assert float(longer.split()[0].replace(",", "")) < float(built.split()[0].replace(",", ""))
     # Every row: the same models in the same order, at the same speed and quant.
-    assert page_card_rows(page) == python_card_rows(32768)
+    rows = python_card_rows(32768)
+    assert page_card_rows(page) == rows
+    # Models that read less than 32,768 tokens say so beside their figure, as the built page would.
+    notes = dict(page.eval_on_selector_all("table.tps-models-table tbody tr", """rows => rows
+        .filter(row => row.querySelector('.tps-context-limit')).map(row => [
+            row.cells[2].querySelector('a').getAttribute('href').split('/').slice(-2, -1)[0],
+            row.querySelector('.tps-context-limit').textContent])"""))
+    catalogue = load_catalogue()
+    expected = {model_id: context_limit(Phrases("en"), catalogue.model(model_id), 32768) for model_id, _, _ in rows}
+    assert notes == {model_id: note for model_id, note in expected.items() if note} and notes
     # The quant column follows too, and a reload of the recorded address shows the same view.
     assert expected.quant.name in row_of(page, "tps-models-table", MODEL)
     page.locator("form.tps-card-inputs").scroll_into_view_if_needed()
