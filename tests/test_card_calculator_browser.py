@@ -144,8 +144,8 @@ def test_context_re_rates_the_card_table_as_python_does(browser, server):
             row.cells[2].querySelector('a').getAttribute('href').split('/').slice(-2, -1)[0],
             row.querySelector('.tps-context-limit').textContent])"""))
     catalogue = load_catalogue()
-    expected = {model_id: context_limit(Phrases("en"), catalogue.model(model_id), 32768) for model_id, _, _ in rows}
-    assert notes == {model_id: note for model_id, note in expected.items() if note} and notes
+    limits = {model_id: context_limit(Phrases("en"), catalogue.model(model_id), 32768) for model_id, _, _ in rows}
+    assert notes == {model_id: note for model_id, note in limits.items() if note} and notes
     # The quant column follows too, and a reload of the recorded address shows the same view.
     assert expected.quant.name in row_of(page, "tps-models-table", MODEL)
     page.locator("form.tps-card-inputs").scroll_into_view_if_needed()
