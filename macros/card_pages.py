@@ -53,6 +53,7 @@ class CardRow:
     fit: str
     fit_key: str
     measured: MeasuredMark | None = None
+    limit: str = ""     # the model reads less context than the figure assumes: say so beside it
 
 
 @dataclass
@@ -100,7 +101,8 @@ class CardPageBuilder:
         return CardRow(model.name, model_href(model), f.parameters_short(model.parameters_b), e.quant.name,
                        f.gb(e.need_gb), f.tok_s(e.tok_s), f.tok_range(e.tok_s_low, e.tok_s_high),
                        fit_label(self.p, e.fit), e.fit,
-                       measured_mark(self.p, self.table.measured(model, e), model))
+                       measured_mark(self.p, self.table.measured(model, e), model),
+                       context_limit(self.p, model, self.table.settings.context_tokens))
 
     def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
         f = self.f
@@ -298,3 +300,15 @@ class CardPageBuilder:
             # the GeForce RTX 4090 compare with cards of the same memory?'
             qa.append(((p.t(N_("How does the {card} compare with cards of the same memory?"), **v)), answer))
         return qa
+
+
+# Beside a figure worked out for more context than the model reads (card pages; the browser fills it in too).
+# TRANSLATORS: beside a speed in a table; {max_context} is a number of tokens. Example: "reads at most 4,096
+# tokens of context"
+CONTEXT_LIMIT = N_("reads at most {max_context} tokens of context")
+
+
+def context_limit(p: Phrases, model: Model, context: int) -> str:
+    """The note for a model that reads less than ``context`` tokens, else ""."""
+    limit = model.architecture.max_context if model.architecture else None
+    return str(p.t(CONTEXT_LIMIT, max_context=p.fmt.count(limit))) if limit and limit < context else ""

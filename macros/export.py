@@ -24,17 +24,20 @@ import dataclasses
 import json
 from pathlib import Path
 
+from .card_pages import CONTEXT_LIMIT
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
 from .measured import MeasuredIndex, Run, chip_of, load_runs
 from .pages import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
-                    MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines)
+                    MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLES, fit_label, working_lines)
 from .phrases import N_, NP_, Phrases
 from .offload import RamSettings, load_ram
-from .offload_pages import (DETAIL_EXPERTS, DETAIL_LAYERS, OFFLOAD_LINES_COMMON, OFFLOAD_LINES_EXPERTS,
-                            OFFLOAD_LINES_LAYERS, OFFLOAD_TITLE, RUN_IT)
+from .offload_pages import (DETAIL_EXPERTS, DETAIL_LAYERS, OFFLOAD_LINES_COMMON,
+                            OFFLOAD_LINES_EXPERTS, OFFLOAD_LINES_LAYERS, OFFLOAD_TITLE, RUN_IT, ram_kind_name)
 
 ASSET_PATH = "assets/tps-data.json"
+# The card pages' words, one file per language (the 824 card pages of a language share it).
+CARD_LABELS_PATH = "assets/tps-cards.{language}.json"
 FORMAT_VERSION = 1
 
 
@@ -62,6 +65,8 @@ def settings_data(s: Settings) -> dict:
         "context_tokens": s.context_tokens,
         "min_quality": s.min_quality,
         "max_quality": s.max_quality,
+        # A card that cannot hold a model is short by what this quant (or the floor, if better) needs.
+        "shortfall_quant": s.shortfall_quant,
         "reading_speed_tok_s": s.reading_speed_tok_s,
         "vram_tiers_gb": list(s.vram_tiers_gb),
         "fit": {"fits": s.fits, "comfortable": s.comfortable},
@@ -93,6 +98,8 @@ def card_data(c: Card) -> dict:
         "compute_tflops": c.compute_tflops,
         "chip": chip_of(c),
         "unified": c.unified,
+        # The "My device" answer words a graphics card and a machine or chip differently (macros/ui.py).
+        "kind": c.kind,
     }
 
 
@@ -255,7 +262,7 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         # The worked example's parameter count, in words as the page writes it ("8.2 billion").
         "read_params": f.parameters(model.read_parameters_b),
         # Phrases of the worked example any row can show; the browser fills the placeholders.
-        "working": {"title": p.gettext(WORKING_TITLE),
+        "working": {"titles": {kind: p.gettext(title) for kind, title in WORKING_TITLES.items()},
                     "lines": [p.gettext(line) for line in working_lines(model, False)],
                     "class_lines": [p.gettext(line) for line in working_lines(model, True)],
                     "check": p.gettext(WORKING_CHECK)},
@@ -269,3 +276,55 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
                     "layers_lines": [p.gettext(line) for line in OFFLOAD_LINES_LAYERS + OFFLOAD_LINES_COMMON]},
         "run": p.gettext(RUN_IT),
     }
+
+
+# ---------------------------------------------------------------- card pages
+
+# What the card tables (macros/templates/card_tables.html) say when the inputs change.
+# The headings are the template's own phrases (extracted from it), looked up here unmarked.
+CARD_HEADERS = {"models": ("Fit", "Speed", "Model", "Parameters", "Needs", "Quantization"),
+                "offload": ("Speed", "Model", "Parameters", "Needs", "Quantization", "In system memory"),
+                "misses": ("Model", "Short by", "Needs", "Quantization", "Parameters")}
+CARD_HEADINGS = {"offload_heading": "Models it runs with offload", "misses_heading": "Models it cannot hold"}
+CARD_NONE_FIT = N_("None of the models we track fits on it at these settings.")
+# The offload table's introduction once the reader has set the RAM (no longer "a typical gaming PC").
+# TRANSLATORS: only graphics cards offload, so {card} is always one (the browser fills it: no case);
+# {ram_size}, {ram_kind} and {ram_bandwidth} the system memory chosen. Example: "These models do not fit on
+# the GeForce RTX 4090 alone but run with part of them in system memory, worked out for 128 GB of 2-channel
+# DDR5-6000 (96.0 GB/s). ..."
+CARD_OFFLOAD_INTRO_CHOSEN = N_("These models do not fit on the {card} alone but run with part of them in system "
+                               "memory, worked out for {ram_size} of {ram_kind} ({ram_bandwidth}). Mixtures of "
+                               "experts stay usable; dense models slow to a crawl.")
+
+
+def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict:
+    """The words of every card page of one language, for the browser's card calculator: one file
+    per language instead of a copy in each of the 824 pages. Numbers are formatted in the browser;
+    the parameter counts here, as the pages write them."""
+    p, f, g = phrases, phrases.fmt, phrases.gettext
+    return {
+        "language": p.language,
+        "units": f.browser_units(),
+        "confidence": confidence,
+        "fit": {key: fit_label(phrases, key) for key in FIT_LABELS},
+        "headers": {name: [g(h) for h in headers] for name, headers in CARD_HEADERS.items()},
+        **{key: g(text) for key, text in CARD_HEADINGS.items()},
+        "none_fit": g(CARD_NONE_FIT),
+        "context_limit": g(CONTEXT_LIMIT),
+        "offload_intro": g(CARD_OFFLOAD_INTRO_CHOSEN),
+        "ram_kinds": {k.id: ram_kind_name(p, k) for k in load_ram().kinds},
+        "measured": {"text": g(MEASURED), "other": g(MEASURED_OTHER), "detail": g(MEASURED_DETAIL),
+                     "detail_no_build": g(MEASURED_DETAIL_NO_BUILD), "empty": g(MEASURED_EMPTY),
+                     "depth": g(MEASURED_DEPTH)},
+        "offload": {"experts": g(DETAIL_EXPERTS), "layers": g(DETAIL_LAYERS)},
+        # Per model: name, parameters as a table cell, parameters in words (the offload table's).
+        "models": {m.id: [m.name, f.parameters_short(m.parameters_b), f.parameters(m.parameters_b)]
+                   for m in catalogue.models},
+    }
+
+
+def write_card_labels(site_dir: Path, language: str, labels: dict) -> Path:
+    path = Path(site_dir) / CARD_LABELS_PATH.format(language=language)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(script_safe_json(labels, separators=(",", ":")), encoding="utf-8")
+    return path

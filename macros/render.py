@@ -104,6 +104,7 @@ class Renderer:
         self._model_pages: dict[str, ModelPage] = {}
         self._card_pages: dict[str, CardPage] = {}
         self._ui_script: Markup | None = None
+        self._card_forms: dict[bool, Markup] = {}
 
     def render(self, template: str, **context) -> str:
         return environment().get_template(template).render(_=self.phrases.t, data_text=self.data_text, **context)
@@ -128,10 +129,10 @@ class Renderer:
                                 "acceptedAnswer": {"@type": "Answer", "text": Markup(answer).striptags()}}
                                for question, answer in page.faq]}
 
-    def render_model(self, model_id: str) -> str:
-        page = self.model_page(model_id)
+    def calculator_inputs(self) -> dict:
+        """The calculator's inputs with their default values (model and card pages)."""
         p = self.phrases
-        inputs = {
+        return {
             "context": self.settings.context_tokens,
             "floor": self.settings.min_quality,
             "ceiling": self.settings.max_quality,
@@ -145,6 +146,11 @@ class Renderer:
             "kv": sorted(self.settings.kv_bytes_per_element, key=lambda k: k != self.settings.default_kv_precision),
             **ram_inputs(p),
         }
+
+    def render_model(self, model_id: str) -> str:
+        page = self.model_page(model_id)
+        p = self.phrases
+        inputs = self.calculator_inputs()
         chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
         calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.confidence,
                                  self.table_headers())
@@ -182,7 +188,15 @@ class Renderer:
     def render_card(self, card_id: str) -> str:
         page = self.card_page(card_id)
         chart = self.chart("chart-" + card_id, page.chart_items, page.chart_title, page.chart_summary)
-        return self.render("card.html", page=page, chart=chart)
+        return self.render("card.html", page=page, chart=chart, form=self.card_form(page.card.unified))
+
+    def card_form(self, unified: bool) -> Markup:
+        """The card pages' inputs (no system RAM for a machine that shares it): once per language and kind,
+        not once per page."""
+        if unified not in self._card_forms:
+            self._card_forms[unified] = Markup(self.render("card_form.html", inputs=self.calculator_inputs(),
+                                                           unified=unified))
+        return self._card_forms[unified]
 
     # ---------------------------------------------------------------- browse
     def render_home(self) -> str:

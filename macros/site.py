@@ -27,7 +27,7 @@ from markupsafe import escape
 from .catalogue import load_catalogue, load_portal
 from .errors import DataError
 from .estimator import load_settings
-from .export import site_data, write_site_data
+from .export import card_labels, site_data, write_card_labels, write_site_data
 from .phrases import LANGUAGES, N_, Phrases
 from .render import Renderer, ui_settings
 
@@ -256,6 +256,9 @@ def finish_site(config) -> None:
         return  # a nested language build; the outer build finishes the site
     site_dir = Path(config.site_dir)
     write_site_data(site_dir, site_data(load_catalogue(), load_settings(), calibration_name(config)))
+    for language in LANGUAGES:
+        r = renderer(language, calibration_name(config))
+        write_card_labels(site_dir, language, card_labels(r.phrases, r.catalogue, r.confidence))
     split_search_index(site_dir)
     write_sitemap(site_dir, config.site_url or "")
 

@@ -8,7 +8,7 @@ Sentences keep their ``{name}`` placeholders: the browser fills them with escape
 >>> labels = ui_labels(Phrases("nl"), ui_settings(), 900)
 >>> labels["language"], labels["my_device"]
 ('nl', 'Mijn apparaat')
->>> sorted(placeholders_of(labels["answer_yes"]))
+>>> sorted(placeholders_of(labels["answer_yes"]["unified"]))
 ['device', 'model', 'quant', 'range', 'speed']
 """
 
@@ -45,25 +45,44 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
         "change": g(N_("Change")),
         "forget": g(N_("Forget this device")),
         "pair_link": g(N_("Link to this answer")),
-        # TRANSLATORS: the browser's answer for the reader's device; {device} is its name (the browser cannot
-        # add an article: word it so none is needed), {model} a model, {quant} a quantization, {speed} a speed,
-        # {range} a range (20–30). Example: 'Yes: the GeForce RTX 4090 runs Llama 3.1 8B at Q8_0, at about 95
-        # tok/s (range 80–110 tok/s).'
-        "answer_yes": g(N_("Yes: the {device} runs {model} at {quant}, at about {speed} (range {range} tok/s).")),
+        # By the device's kind (data/devices.yaml, exported with each card): a graphics card takes the
+        # article of "card" in French and German ("la", "die"); a machine or chip (Apple M3 Ultra, DGX
+        # Spark, Ryzen AI Max+) is named without one.
+        "answer_yes": {
+            # TRANSLATORS: the browser's answer for the reader's graphics card; {device} is its name (the browser
+            # cannot add a case), {model} a model, {quant} a quantization, {speed} a speed, {range} a range
+            # (80–110). Example: 'Yes: the GeForce RTX 4090 runs Llama 3.1 8B at Q8_0, at about 95 tok/s (range
+            # 80–110 tok/s).'
+            "discrete": g(N_("Yes: the {device} runs {model} at {quant}, at about {speed} (range {range} tok/s).")),
+            # TRANSLATORS: the same for a machine or chip that shares its memory; {device} is its name, with no
+            # article. Example: 'Yes: Llama 3.1 8B runs on Apple M4 Max (128 GB) at Q8_0, at about 60 tok/s (range
+            # 50–70 tok/s).'
+            "unified": g(N_("Yes: {model} runs on {device} at {quant}, at about {speed} (range {range} tok/s).")),
+        },
         # TRANSLATORS: {need} and {vram} are memory sizes. Example: 'Comfortable: it needs 8.9 GB of 24 GB,
         # leaving room for a longer context.'
         "answer_comfortable": g(N_("Comfortable: it needs {need} of {vram}, leaving room for a longer context.")),
         # TRANSLATORS: {need} and {vram} are memory sizes. Example: 'Tight: it needs 21.0 GB of 24 GB, with
         # little room left for a longer context.'
         "answer_tight": g(N_("Tight: it needs {need} of {vram}, with little room left for a longer context.")),
-        # TRANSLATORS: {device} is the reader's device (no article is added), {model} a model, {quant} a
-        # quantization, {need}, {short} and {usable} memory sizes. Example: 'No: the GeForce RTX 4060 cannot run
-        # Llama 3.1 70B at these settings. At Q3_K_M it needs 35 GB, 28 GB more than the 7.2 GB it can use.'
-        "answer_no": g(N_("No: the {device} cannot run {model} at these settings. At {quant} it needs {need}, "
-                          "{short} more than the {usable} it can use.")),
-        # TRANSLATORS: a column heading; {device} is the reader's device (no article is added). Example: 'On
-        # your GeForce RTX 4090'.
-        "on_device": g(N_("On your {device}")),
+        "answer_no": {
+            # TRANSLATORS: {device} is the reader's graphics card (no case), {model} a model, {quant} a
+            # quantization, {need}, {short} and {usable} memory sizes. Example: 'No: the GeForce RTX 4060 cannot run
+            # Llama 3.1 70B at these settings. At Q3_K_M it needs 35 GB, 28 GB more than the 7.2 GB it can use.'
+            "discrete": g(N_("No: the {device} cannot run {model} at these settings. At {quant} it needs {need}, "
+                             "{short} more than the {usable} it can use.")),
+            # TRANSLATORS: the same for a machine or chip, named without an article. Example: 'No: Llama 3.1 405B
+            # does not run on Apple M4 Max (128 GB) at these settings. At Q3_K_M it needs 190 GB, 94 GB more than the
+            # 96 GB its GPU can use.'
+            "unified": g(N_("No: {model} does not run on {device} at these settings. At {quant} it needs {need}, "
+                            "{short} more than the {usable} its GPU can use.")),
+        },
+        # TRANSLATORS: column headings; {device} is the reader's card or machine (no article is added).
+        # Examples: 'On your GeForce RTX 4090', 'On your Apple M4 Max (128 GB) machine'.
+        "on_device": {"discrete": g(N_("On your {device}")),
+                      # TRANSLATORS: a column heading; {device} is the reader's machine (no article is added).
+                      # Example: 'On your Apple M4 Max (128 GB) machine'.
+                      "unified": g(N_("On your {device} machine"))},
         "this_is_yours": g(N_("This is your device.")),
         "fit": {key: fit_label(p, key) for key in ("comfortable", "tight", "none")},
         # TRANSLATORS: a button; {count} is a number of cards. Example: 'Show all 262 cards'.

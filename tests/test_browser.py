@@ -401,11 +401,11 @@ def expected_answer(language: str, model_id: str, card_id: str) -> str:
     labels = ui_labels(p, ui_settings(), len(catalogue.cards))
     e = estimate(model, card, settings, settings.calibration("seed"))
     if e.quant:
-        return str(p.t(labels["answer_yes"], device=card.name, model=model.name, quant=e.quant.name,
+        return str(p.t(labels["answer_yes"][card.kind], device=card.name, model=model.name, quant=e.quant.name,
                        speed=f.tok_s(e.tok_s), range=f.tok_range(e.tok_s_low, e.tok_s_high)))
     need = memory_needed(model, settings.quant(settings.min_quality), settings.context_tokens, settings).total_gb
     usable = settings.fits * card.vram_gb
-    return str(p.t(labels["answer_no"], device=card.name, model=model.name, quant=settings.min_quality,
+    return str(p.t(labels["answer_no"][card.kind], device=card.name, model=model.name, quant=settings.min_quality,
                    need=f.gb(need), short=f.gb(need - usable), usable=f.gb(usable)))
 
 

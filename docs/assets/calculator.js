@@ -271,6 +271,59 @@
     return e;
   }
 
+  // Every model on one card, as its card page lists them (macros/figures.py EstimateTable.card_rows,
+  // card_offload): the models it runs, fastest first; those it runs with part of them in system RAM,
+  // fastest first; those it cannot hold, closest first, each with what it would need
+  // (nearest_miss). ``options.names`` (model id: name) breaks ties as the page does.
+  function cardFigures(data, cardId, options) {
+    options = options || {};
+    var settings = data.settings, card = null;
+    for (var i = 0; i < data.cards.length; i++) if (data.cards[i].id === cardId) card = data.cards[i];
+    if (!card) throw new Error("unknown card: " + cardId);
+    var calibration = data.calibrations[options.calibration || data.calibration];
+    var context = options.context || settings.context_tokens;
+    var floor = quant(settings, options.floor || settings.min_quality);
+    var system = ramSystem(data, options);
+    var names = options.names || {};
+    var runs = [], offload = [], misses = [];
+    Object.keys(data.models).forEach(function (id) {
+      var model = data.models[id];
+      var candidates = candidateMemories(model, settings, context, floor.name, options.kvPrecision, options.ceiling);
+      var e = estimate(model, card, settings, calibration, candidates, context);
+      e.model = id;
+      e.modelData = model;
+      e.name = names[id] || id;
+      if (e.fit !== "none") {
+        e.measured = findMeasured(data, id, e);
+        runs.push(e);
+        return;
+      }
+      var o = offloadEstimate(model, card, settings, calibration, system, data.ram,
+                              offloadCandidates(model, settings, data.ram, context, floor.name, options.kvPrecision),
+                              context);
+      if (o) {
+        o.model = id;
+        o.name = e.name;
+        offload.push(o);
+        return;
+      }
+      // The quant a miss is judged at: the model's own format, else the better of the floor and shortfall_quant.
+      var shortfall = quant(settings, settings.shortfall_quant);
+      var q = model.native_format ? quant(settings, model.native_format)
+        : (shortfall.rank < floor.rank ? shortfall : floor);
+      var need = memoryNeeded(model, q, context, settings, options.kvPrecision).total_gb;
+      misses.push({ model: id, name: e.name, card: card, quant: q, need_gb: need,
+                    shortfall_gb: need - settings.fit.fits * card.vram_gb });
+    });
+    var byName = function (a, b) { return compareKeys([a.name.toLowerCase()], [b.name.toLowerCase()]); };
+    var fastest = function (a, b) { return b.tok_s - a.tok_s || byName(a, b); };
+    runs.sort(fastest);
+    offload.sort(fastest);
+    misses.sort(function (a, b) { return a.shortfall_gb - b.shortfall_gb || byName(a, b); });
+    return { card: card, context: context, floor: floor.name, system: system, runs: runs, offload: offload,
+             misses: misses };
+  }
+
   // The measured run shown beside an estimate (macros/measured.py MeasuredIndex.find): same chip
   // and quant; the model itself before one of its size, the card itself before its chip-mates,
   // then the order of Python's ranking (shallowest context, newest, first in the file).
@@ -574,7 +627,7 @@
     };
     var w = labels.working;
     var lines = cls ? w.class_lines : w.lines;
-    return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
+    return "<strong>" + fillPhrase(w.titles[e.card.kind] || w.titles.discrete, values) + "</strong><ul>" +
       lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
       "</ul><p>" + escapeHtml(w.check) + "</p><pre><code>" +
       escapeHtml("llama-bench -m " + labels.model + "-" + e.quant.name + ".gguf -p 0 -n 128 -ngl 99") + "</code></pre>" +
@@ -588,23 +641,25 @@
 
   function cardHref(card) { return "../../cards/" + card.id + "/"; }
 
+  // The measured run beside an estimate (model and card tables alike), or "".
+  function measuredHtml(run, f, m) {
+    if (!run || !m) return "";
+    var context = run.depth ? fillPhrase(m.depth, { depth: f.count(run.depth) }) : escapeHtml(m.empty);
+    var values = { tok_s: f.tokS(run.tok_s), model: run.model_name, backend: run.backend, build: run.build,
+                   month: f.month(run.date) };
+    return '<br><small class="tps-measured">' + fillPhrase(run.own ? m.text : m.other, values) +
+      ' (<a href="' + escapeHtml(run.source) + '">' +
+      fillPhrase(run.build === "unknown" ? m.detail_no_build : m.detail, values).replace("{context}", context) +
+      "</a>)</small>";
+  }
+
   // One row of the card table, in the static table's exact markup.
   function rowHtml(e, f, labels) {
     var c = e.card;
     var speed = e.tok_s
       ? escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) + "</small>"
       : "";
-    var run = e.measured;
-    if (run && labels.measured) {
-      var m = labels.measured;
-      var context = run.depth ? fillPhrase(m.depth, { depth: f.count(run.depth) }) : escapeHtml(m.empty);
-      var values = { tok_s: f.tokS(run.tok_s), model: run.model_name, backend: run.backend, build: run.build,
-                     month: f.month(run.date) };
-      speed += '<br><small class="tps-measured">' + fillPhrase(run.own ? m.text : m.other, values) +
-        ' (<a href="' + escapeHtml(run.source) + '">' +
-        fillPhrase(run.build === "unknown" ? m.detail_no_build : m.detail, values).replace("{context}", context) +
-        "</a>)</small>";
-    }
+    speed += measuredHtml(e.measured, f, labels.measured);
     var p = e.placement;
     if (p && labels.offload) {
       speed += '<br><small class="tps-offload">' + fillPhrase(p.mode === "experts" ? labels.offload.experts
@@ -618,6 +673,73 @@
       escapeHtml(e.need_gb != null ? f.gb(e.need_gb) : "") + "</td><td>" + escapeHtml(e.quant ? e.quant.name : "") +
       "</td><td>" + escapeHtml(f.bandwidth(c.bandwidth_gb_s)) + "</td><td>" +
       escapeHtml(c.released ? f.month(c.released) : "") + "</td></tr>";
+  }
+
+  // ------------------------------------------------------------ card pages (macros/templates/card_tables.html)
+
+  function modelLink(e, labels) {
+    return '<a href="../../models/' + escapeHtml(e.model) + '/">' + escapeHtml(e.name) + "</a>";
+  }
+
+  function headRow(headers, confidence, speedColumn) {
+    return "<thead><tr>" + headers.map(function (h, i) {
+      return '<th scope="col">' + escapeHtml(h) + (i === speedColumn ? " <small>" + escapeHtml(confidence) + "</small>" : "") +
+        "</th>";
+    }).join("") + "</tr></thead>";
+  }
+
+  // Beside a figure worked out for more context than the model reads (macros/card_pages.py context_limit).
+  function contextLimitHtml(fig, e, f, labels) {
+    var arch = e.modelData && e.modelData.architecture, limit = arch && arch.max_context;
+    return limit && limit < fig.context && labels.context_limit
+      ? '<br><small class="tps-context-limit">' + fillPhrase(labels.context_limit, { max_context: f.count(limit) }) + "</small>" : "";
+  }
+
+  // A card page's tables for a view, in the built block's markup: the models it runs, those it runs
+  // with offload (with what that assumes), those it cannot hold.
+  function cardTablesHtml(fig, f, labels, kvPrecision) {
+    var models = labels.models, out = [];
+    if (fig.runs.length) {
+      out.push('<table class="tps-table tps-models-table">' + headRow(labels.headers.models, labels.confidence, 1) +
+        "<tbody>" + fig.runs.map(function (e) {
+          return '\n<tr><td class="tps-fit-' + e.fit + '">' + escapeHtml(labels.fit[e.fit]) + "</td><td>" +
+            escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) + "</small>" +
+            measuredHtml(e.measured, f, labels.measured) + contextLimitHtml(fig, e, f, labels) + "</td><td>" +
+            modelLink(e) + "</td><td>" +
+            escapeHtml(models[e.model][1]) + "</td><td>" + escapeHtml(f.gb(e.need_gb)) + "</td><td>" +
+            escapeHtml(e.quant.name) + "</td></tr>";
+        }).join("") + "\n</tbody></table>");
+    } else {
+      out.push("<p>" + escapeHtml(labels.none_fit) + "</p>");
+    }
+    if (fig.offload.length) {
+      var system = fig.system;
+      out.push('<h2 id="offload">' + escapeHtml(labels.offload_heading) + "</h2><p>" +
+        fillPhrase(labels.offload_intro, { card: fig.card.name, ram_size: f.vram(system.size_gb),
+                                           ram_kind: labels.ram_kinds[system.kind.id] || system.kind.id,
+                                           ram_bandwidth: f.bandwidth(system.kind.bandwidth_gb_s) }) + "</p>");
+      out.push('<table class="tps-table tps-offload-table">' + headRow(labels.headers.offload, labels.confidence, 0) +
+        "<tbody>" + fig.offload.map(function (e) {
+          var p = e.placement;
+          var detail = fillPhrase(p.mode === "experts" ? labels.offload.experts : labels.offload.layers,
+                                  { cpu_layers: f.count(p.cpu_layers), layers: f.count(p.layers), ram: f.gb(p.ram_gb) });
+          return "\n<tr><td>" + escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) +
+            "</small></td><td>" + modelLink(e) + "</td><td>" + escapeHtml(models[e.model][2]) + "</td><td>" +
+            escapeHtml(f.gb(e.need_gb)) + "</td><td>" + escapeHtml(e.quant.name) + "</td><td>" + detail +
+            '<br><code class="tps-command">' + escapeHtml(llamaServer(e.model, e, fig.context, kvPrecision, 1)) +
+            "</code></td></tr>";
+        }).join("") + "\n</tbody></table>");
+    }
+    if (fig.misses.length) {
+      out.push('<h2 id="too-large">' + escapeHtml(labels.misses_heading) + "</h2>");
+      out.push('<table class="tps-table tps-misses-table">' + headRow(labels.headers.misses, labels.confidence, -1) +
+        "<tbody>" + fig.misses.map(function (m) {
+          return "\n<tr><td>" + modelLink(m) + "</td><td>" + escapeHtml(f.gb(m.shortfall_gb)) + "</td><td>" +
+            escapeHtml(f.gb(m.need_gb)) + "</td><td>" + escapeHtml(m.quant.name) + "</td><td>" +
+            escapeHtml(models[m.model][1]) + "</td></tr>";
+        }).join("") + "\n</tbody></table>");
+    }
+    return out.join("\n");
   }
 
   // The rows as the template lays them out: each on its own line.
@@ -709,7 +831,7 @@
     return text ? "?" + text : "";
   }
 
-  var INPUT_NAMES = ["context", "floor", "search", "vram", "all", "kv"];
+  var INPUT_NAMES = ["context", "floor", "max", "search", "vram", "all", "kv", "ram", "ramkind"];
 
   // A view's query string with the address's other parameters kept (?card= of "My device").
   function withOthers(query, search) {
@@ -748,6 +870,7 @@
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
     speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, llamaServer: llamaServer,
+    cardFigures: cardFigures, cardTablesHtml: cardTablesHtml,
   };
 
   if (typeof module !== "undefined" && module.exports) module.exports = api;
@@ -1069,9 +1192,119 @@
     });
   }
 
+  // The card pages' words, one file per language beside the data file (macros/export.py card_labels).
+  var cardLabelPromises = {};
+
+  function loadCardLabels(language) {
+    if (!cardLabelPromises[language]) {
+      var url = new URL("tps-cards." + language + ".json", dataUrl).href;
+      cardLabelPromises[language] = fetch(url, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) throw new Error(url + ": " + response.status);
+        return response.json();
+      });
+    }
+    return cardLabelPromises[language];
+  }
+
+  // A card page: the same inputs as a model page, minus the card filters. The built tables show the
+  // default inputs; any other view is worked out here, for every model on this card.
+  function setUpCard(form) {
+    var page = form.closest(".tps-card");
+    var box = page && page.querySelector(".tps-card-tables");
+    if (!box) return;
+    var ui = uiLabels() || {};
+    var cardId = page.getAttribute("data-card");
+    var language = document.documentElement.lang || "en";
+    var builtHtml = box.innerHTML;
+    var stale = Array.from(page.querySelectorAll(".tps-chart, .tps-measured-note"));
+    var contextField = form.elements.context;
+    var contextRange = [Number(contextField.getAttribute("data-min")) || 1,
+                        Number(contextField.getAttribute("data-max")) || MAX_CONTEXT];
+    var invalid = form.querySelector(".tps-invalid");
+    var values = function (select) { return select ? Array.from(select.options).map(function (o) { return o.value; }) : []; };
+    var options = { quants: values(form.elements.floor), kv: values(form.elements.kv), ramKinds: values(form.elements.ramkind) };
+    // The form as built holds the defaults.
+    var defaults = {
+      context: parseContext(contextField.value, contextRange), floor: form.elements.floor.value,
+      ceiling: form.elements.ceiling.value, kv: form.elements.kv.value,
+      ram: form.elements.ram ? parseFloat(form.elements.ram.value) : null,
+      ram_kind: form.elements.ramkind ? form.elements.ramkind.value : null,
+    };
+    var shownKey = "", recordLater = null, run = 0;
+
+    function current() {
+      var context = parseContext(contextField.value, contextRange);
+      contextField.setAttribute("aria-invalid", context === null ? "true" : "false");
+      if (invalid) {
+        invalid.textContent = context === null ? ui.context_invalid || "" : "";
+        invalid.hidden = context !== null;
+      }
+      if (context === null) return null;
+      var ram = form.elements.ram ? parseFloat(form.elements.ram.value) : NaN;
+      return { context: context, floor: form.elements.floor.value, ceiling: form.elements.ceiling.value,
+               kv: form.elements.kv.value, search: "", vram: "", all: false,
+               ram: ram >= 0 && ram <= 100000 ? ram : defaults.ram,
+               ramkind: form.elements.ramkind ? form.elements.ramkind.value : defaults.ram_kind };
+    }
+
+    function show(state, html) {
+      box.innerHTML = html;
+      box.querySelectorAll("table.tps-table").forEach(labelColumns);
+      stale.forEach(function (el) { el.hidden = html !== builtHtml; });
+      form.setAttribute("data-state", "ready");
+      page.dispatchEvent(new CustomEvent("tps:update", { detail: { state: state } }));
+    }
+
+    function update() {
+      var state = current();
+      if (!state) return;
+      var key = queryString(state, defaults);
+      if (key === shownKey) return;
+      shownKey = key;
+      var mine = ++run;
+      window.clearTimeout(recordLater);
+      recordLater = window.setTimeout(function () {
+        var query = withOthers(key, window.location.search);
+        if (query !== window.location.search) {
+          window.history.replaceState(window.history.state, "", window.location.pathname + query + window.location.hash);
+        }
+      }, ADDRESS_DELAY_MS);
+      if (!key) { show(state, builtHtml); return; }
+      form.setAttribute("data-state", "busy");
+      Promise.all([loadData(), loadCardLabels(language)]).then(function (loaded) {
+        if (mine !== run) return;  // a later change is on its way
+        var data = loaded[0], labels = loaded[1];
+        api.data = data;
+        var names = {};
+        Object.keys(labels.models).forEach(function (id) { names[id] = labels.models[id][0]; });
+        var fig = cardFigures(data, cardId, { context: state.context, floor: state.floor, ceiling: state.ceiling,
+                                              kvPrecision: state.kv, ramGb: state.ram, ramKind: state.ramkind,
+                                              names: names });
+        api.lastCard = fig;
+        show(state, cardTablesHtml(fig, new Formatter(labels.language, labels.units), labels, state.kv));
+      }).catch(function (error) {
+        form.setAttribute("data-state", "failed");
+        if (window.console) window.console.warn("TPS Atlas card calculator:", error);
+      });
+    }
+
+    form.addEventListener("submit", function (event) { event.preventDefault(); update(); });
+    form.addEventListener("input", update);
+    form.addEventListener("change", update);
+    var initial = readState(window.location.search, defaults, options);
+    contextField.value = String(initial.context);
+    form.elements.floor.value = initial.floor;
+    form.elements.ceiling.value = initial.ceiling;
+    form.elements.kv.value = initial.kv;
+    if (form.elements.ram) form.elements.ram.value = String(initial.ram);
+    if (form.elements.ramkind) form.elements.ramkind.value = initial.ramkind;
+    if (queryString(initial, defaults)) update(); else form.setAttribute("data-state", "ready");
+  }
+
   api.loadData = loadData;
   api.labelColumns = labelColumns;
   api.uiLabels = uiLabels;
   window.tpsCalculator = api;
   document.querySelectorAll("form.tps-inputs").forEach(setUp);
+  document.querySelectorAll("form.tps-card-inputs").forEach(setUpCard);
 })();

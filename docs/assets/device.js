@@ -169,6 +169,8 @@
   function labelHeader() {
     if (!headerButton) return;
     var d = device();
+    headerButton.classList.toggle("tps-device-none", !d);
+    headerButton.title = d ? d.name : ui.choose;
     headerButton.innerHTML = '<span class="tps-device-caption">' + escapeHtml(ui.my_device) + "</span> " +
       '<span class="tps-device-name">' + escapeHtml(d ? d.name : ui.choose) + "</span>";
     panel.querySelector(".tps-device-forget").hidden = !stored();
@@ -200,9 +202,14 @@
     return calc.readState(window.location.search, defaults, options);
   }
 
+  // A phrase worded for the device's kind (a graphics card, or a machine or chip: macros/ui.py).
+  function forKind(phrases, card) {
+    return phrases[card.kind] || phrases.discrete;
+  }
+
   // One model on one device, as a few plain sentences.
   function answerHtml(modelId, modelName, card, state) {
-    var options = { context: state.context, floor: state.floor, kvPrecision: state.kv };
+    var options = { context: state.context, floor: state.floor, kvPrecision: state.kv, ceiling: state.ceiling };
     var e = calc.estimateOne(data, modelId, card.id, options);
     var values = { device: card.name, model: modelName, vram: f.vram(card.vram_gb) };
     if (e.quant) {
@@ -210,7 +217,7 @@
       values.speed = f.tokS(e.tok_s);
       values.range = f.tokRange(e.tok_s_low, e.tok_s_high);
       values.need = f.gb(e.need_gb);
-      return '<p class="tps-answer-main tps-answer-yes">' + fillPhrase(ui.answer_yes, values) + "</p>" +
+      return '<p class="tps-answer-main tps-answer-yes">' + fillPhrase(forKind(ui.answer_yes, card), values) + "</p>" +
         '<p class="tps-fit-' + e.fit + '">' + fillPhrase(e.fit === "comfortable" ? ui.answer_comfortable : ui.answer_tight, values) + "</p>";
     }
     // How far short: what the least memory-hungry allowed quant needs, minus what the card can use.
@@ -221,7 +228,7 @@
     values.need = f.gb(need);
     values.short = f.gb(need - usable);
     values.usable = f.gb(usable);
-    return '<p class="tps-answer-main tps-answer-no">' + fillPhrase(ui.answer_no, values) + "</p>";
+    return '<p class="tps-answer-main tps-answer-no">' + fillPhrase(forKind(ui.answer_no, card), values) + "</p>";
   }
 
   function renderModelAnswer(box) {
@@ -248,7 +255,7 @@
   }
 
   // A column "On your <device>" in a table whose rows link to model pages.
-  function markModels(table, linkCell, skip) {
+  function markModels(table, linkCell, skip, state) {
     var d = device();
     var head = table.tHead.rows[0];
     var old = head.querySelector(".tps-yours");
@@ -263,16 +270,18 @@
     var th = document.createElement("th");
     th.scope = "col";
     th.className = "tps-yours";
-    th.textContent = fillText(ui.on_device, { device: d.name });
+    th.textContent = fillText(forKind(ui.on_device, d), { device: d.name });
     head.appendChild(th);
-    var defaults = { context: data.settings.context_tokens, floor: data.settings.min_quality };
+    // The card page's inputs where it has them, else the defaults.
+    var inputs = state ? { context: state.context, floor: state.floor, kvPrecision: state.kv, ceiling: state.ceiling }
+      : { context: data.settings.context_tokens, floor: data.settings.min_quality };
     Array.from(table.tBodies[0].rows).forEach(function (row) {
       var link = row.cells[linkCell] && row.cells[linkCell].querySelector("a");
       var match = link && /\/models\/([a-z0-9.-]+)\/$/.exec(link.pathname);
       var td = document.createElement("td");
       td.className = "tps-yours";
       if (match && data.models[match[1]]) {
-        var e = calc.estimateOne(data, match[1], d.id, defaults);
+        var e = calc.estimateOne(data, match[1], d.id, inputs);
         td.innerHTML = e.quant
           ? '<span class="tps-fit-' + e.fit + '">' + escapeHtml(e.quant.name) + "</span> · " + escapeHtml(f.tokS(e.tok_s))
           : '<span class="tps-fit-none">' + escapeHtml(ui.fit.none) + "</span>";
@@ -282,7 +291,7 @@
     calc.labelColumns(table);
   }
 
-  function renderCardPage(page) {
+  function renderCardPage(page, state) {
     var d = device();
     var note = page.querySelector(".tps-yours-note");
     if (!note) {
@@ -294,7 +303,7 @@
     note.hidden = !(d && d.id === page.getAttribute("data-card"));
     note.textContent = ui.this_is_yours;
     var table = page.querySelector("table.tps-models-table");
-    if (table) markModels(table, 2, d && d.id === page.getAttribute("data-card"));
+    if (table) markModels(table, 2, d && d.id === page.getAttribute("data-card"), state || page.tpsState);
   }
 
   function refresh() {
@@ -348,6 +357,13 @@
     document.querySelectorAll(".tps-model").forEach(function (page) {
       page.addEventListener("tps:update", function () {
         page.querySelectorAll(".tps-mydevice").forEach(renderModelAnswer);
+      });
+    });
+    // A card page redraws its tables when its inputs change: mark the new ones for the same inputs.
+    document.querySelectorAll(".tps-card[data-card]").forEach(function (page) {
+      page.addEventListener("tps:update", function (event) {
+        page.tpsState = event.detail.state;
+        renderCardPage(page, page.tpsState);
       });
     });
     var home = document.querySelector(".tps-device-home");
