@@ -111,13 +111,15 @@ def methodology(p: Phrases, settings: Settings) -> dict:
             for c in calibration.classes:
                 own = result.by_class.get(c.name)
                 classes.append({
-                    "name": c.name, "matches": ", ".join(c.architectures or c.memory_types or c.vendors),
+                    "name": p.term(vocabulary.SPEED_CLASSES[c.name]),
+                    "matches": ", ".join(c.architectures or c.memory_types or c.vendors),
                     "efficiency": f.percent(c.efficiency), "overhead": f.decimal(c.overhead_ms, 2),
                     "prompt": f.percent(c.prompt_efficiency),
                     "range": f"{f.decimal(c.range_low, 2)}× – {f.decimal(c.range_high, 2)}×",
                     "score": scored(own) if own else None})
             for (name, backend), s in result.by_class_backend.items():
-                by_backend.append({"name": name, "backend": backend, **scored(s)})
+                by_backend.append({"name": p.term(vocabulary.SPEED_CLASSES.get(name, name)), "backend": backend,
+                                   **scored(s)})
     return {
         "fits": f.percent(settings.fits), "comfortable": f.percent(settings.comfortable),
         "context": f.count(settings.context_tokens), "floor": settings.min_quality,

@@ -24,6 +24,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+from . import vocabulary
 from .card_pages import CONTEXT_LIMIT
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
@@ -265,7 +266,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "working": {"titles": {kind: p.gettext(title) for kind, title in WORKING_TITLES.items()},
                     "lines": [p.gettext(line) for line in working_lines(model, False)],
                     "class_lines": [p.gettext(line) for line in working_lines(model, True)],
-                    "check": p.gettext(WORKING_CHECK)},
+                    "check": p.gettext(WORKING_CHECK),
+                    "speed_classes": {k: p.term(label) for k, label in vocabulary.SPEED_CLASSES.items()}},
         "measured": {"text": p.gettext(MEASURED), "other": p.gettext(MEASURED_OTHER),
                      "detail": p.gettext(MEASURED_DETAIL), "detail_no_build": p.gettext(MEASURED_DETAIL_NO_BUILD),
                      "empty": p.gettext(MEASURED_EMPTY), "depth": p.gettext(MEASURED_DEPTH)},

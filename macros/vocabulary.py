@@ -98,6 +98,37 @@ ATTENTION_KINDS = {
 }
 
 # The calibrations of data/estimator.yaml by their readers' names (the data keeps short ids).
+# The hardware classes of data/estimator.yaml (their ids), as the worked example and the methodology
+# page name them. Most are product names that stay as they are; a test checks that every class has one.
+SPEED_CLASSES = {
+    # TRANSLATORS: hardware classes, named in "Cards of the class “{speed_class}” reach about ..." and in a
+    # table; product and architecture names stay in English.
+    "hbm-datacentre": N_("data-centre cards with HBM memory"),
+    "nvidia-blackwell": N_("NVIDIA Blackwell"),
+    "nvidia-hopper": N_("NVIDIA Hopper"),
+    "nvidia-ada": N_("NVIDIA Ada Lovelace"),
+    "nvidia-ampere": N_("NVIDIA Ampere"),
+    "nvidia-turing": N_("NVIDIA Turing and Volta"),
+    "nvidia-pascal": N_("NVIDIA Pascal"),
+    "nvidia-older": N_("older NVIDIA cards"),
+    "amd-rdna4": N_("AMD RDNA 4"),
+    "amd-apu": N_("AMD processors with integrated graphics"),
+    "amd-rdna3": N_("AMD RDNA 3"),
+    "amd-rdna2": N_("AMD RDNA 2 and RDNA 1"),
+    "amd-cdna": N_("AMD CDNA"),
+    "amd-gcn": N_("AMD GCN"),
+    "intel-battlemage": N_("Intel Arc Battlemage"),
+    "intel-alchemist": N_("Intel Arc Alchemist"),
+    "intel-xe2-igpu": N_("Intel Xe2 integrated graphics"),
+    "intel-igpu": N_("other Intel integrated graphics"),
+    "apple-m1": N_("Apple M1"),
+    "apple-m2": N_("Apple M2"),
+    "apple-m3": N_("Apple M3"),
+    "apple-m4": N_("Apple M4"),
+    "apple-m5": N_("Apple M5"),
+    "apple-other": N_("other Apple chips"),
+}
+
 CALIBRATIONS = {
     "seed": N_("Seed calibration"),
     "measured": N_("Fitted calibration"),

@@ -102,3 +102,16 @@ def test_measured_beats_seed(seed, result):
 def test_seed_calibration_has_no_fixed_cost_classes_or_context_term(seed):
     assert seed.overhead_ms == 0 and seed.memory_type_factors == {}
     assert seed.classes == () and seed.kv_read_factor == 0
+
+
+def test_every_hardware_class_has_a_label_in_each_language():
+    from macros.estimator import load_settings
+    from macros.phrases import Phrases
+    from macros.vocabulary import SPEED_CLASSES
+    settings = load_settings()
+    names = {k.name for c in settings.calibrations.values() for k in c.classes}
+    assert names and names <= set(SPEED_CLASSES), names - set(SPEED_CLASSES)
+    hbm = SPEED_CLASSES["hbm-datacentre"]
+    assert Phrases("de").term(hbm) == "Rechenzentrumskarten mit HBM-Speicher"
+    assert Phrases("fr").term(hbm) == "cartes de centre de données à mémoire HBM"
+    assert Phrases("nl").term(hbm) == "datacenterkaarten met HBM-geheugen"

@@ -622,7 +622,7 @@
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
       vision: f.gb(e.memory.vision_gb || 0), need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
       context: f.count(e.context), kv_factor: f.decimal(calibration.kv_read_factor || 0, 2), kv_read: f.gb(kvRead, 2),
-      speed_class: cls ? cls.name : "", prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
+      speed_class: cls ? labels.working.speed_classes[cls.name] : "", prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
       ttft: e.ttft_s ? f.seconds(e.ttft_s) : "",
     };
     var w = labels.working;

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from .. import vocabulary
 from ..catalogue import Model
 from ..commands import row_command
 from ..estimator import Estimate, speed_working
@@ -114,7 +115,8 @@ def working(c: PageContext, m: Model, e: Estimate, fig: ModelFigures) -> tuple[s
                   weights=f.gb(memory.weights_gb), kv=f.gb(memory.kv_gb, 2), buffer=f.gb(memory.buffer_gb),
                   vision=f.gb(memory.vision_gb), need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb),
                   context=f.count(fig.context), kv_factor=f.decimal(fig.calibration.kv_read_factor, 2),
-                  kv_read=f.gb(w.kv_read_gb, 2), speed_class=w.class_name or "",
+                  kv_read=f.gb(w.kv_read_gb, 2),
+                  speed_class=p.term(vocabulary.SPEED_CLASSES[w.class_name]) if w.class_name else "",
                   prompt_tok_s=f.tok_s(e.prompt_tok_s) if e.prompt_tok_s else "",
                   ttft=f.seconds(e.ttft_s) if e.ttft_s else "")
     lines = [p.t(line, **values) for line in working_lines(m, bool(w.class_name))]
