@@ -9,11 +9,14 @@ from ..catalogue import Model
 from ..commands import row_command
 from ..estimator import Estimate, speed_working
 from ..figures import ModelFigures
+from ..names import card_name
 from ..phrases import N_
 from .context import PageContext
 
-# TRANSLATORS: {card} is a card's name. Example: "How the figure for the
-# AMD Instinct MI300A (128 GB unified) was worked out"
+# TRANSLATORS: {card} is a card's name. A name takes its article and case:
+# {card:nom}, {card:dat}, French {card:a}, {card:de} (macros/names.py); the
+# bare {card} is the name alone. Example: "How the figure for the AMD
+# Instinct MI300A (128 GB unified) was worked out"
 WORKING_TITLE = N_("How the figure for the {card} was worked out")
 WORKING_LINES = (
     # TRANSLATORS: {params} is its parameter count in words (130 billion);
@@ -113,6 +116,6 @@ def working(c: PageContext, m: Model, e: Estimate, fig: ModelFigures) -> tuple[s
                   prompt_tok_s=f.tok_s(e.prompt_tok_s) if e.prompt_tok_s else "",
                   ttft=f.seconds(e.ttft_s) if e.ttft_s else "")
     lines = [p.t(line, **values) for line in working_lines(m, bool(w.class_name))]
-    title = p.t(WORKING_TITLE, card=e.card.name)
+    title = p.t(WORKING_TITLE, card=card_name(e.card, p.language))
     command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
     return title, lines, command, row_command(m, e, fig.context, fig.kv_precision)
