@@ -27,6 +27,7 @@ from pathlib import Path
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
 from .measured import MeasuredIndex, Run, chip_of, load_runs
+from .names import browser_forms, card_kind
 from .pages import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
                     MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines)
 from .phrases import N_, NP_, Phrases
@@ -93,6 +94,8 @@ def card_data(c: Card) -> dict:
         "compute_tflops": c.compute_tflops,
         "chip": chip_of(c),
         "unified": c.unified,
+        # How a sentence names it (gpu, processor, computer): the calculator's {card:dat}.
+        "kind": card_kind(c.name),
     }
 
 
@@ -268,4 +271,6 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
                     "experts_lines": [p.gettext(line) for line in OFFLOAD_LINES_EXPERTS + OFFLOAD_LINES_COMMON],
                     "layers_lines": [p.gettext(line) for line in OFFLOAD_LINES_LAYERS + OFFLOAD_LINES_COMMON]},
         "run": p.gettext(RUN_IT),
+        # The forms of a card's name (macros/names.py) the worked example's titles ask for: {card:acc}.
+        "names": browser_forms(p.language),
     }
