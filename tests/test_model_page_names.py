@@ -121,3 +121,20 @@ def test_an_apple_machine_named_in_preview_prose_takes_its_own_article(site, lan
             assert not re.search(wrong, paragraph), (model_id, paragraph)
             named += len(re.findall(right, paragraph))
     assert named, "the preview model pages name an Apple machine in a sentence, with its article"
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("de", "So wurde der Wert für den {name} berechnet"),
+    ("fr", "Détail du calcul pour l’{name}"),
+    ("nl", "Zo is het cijfer voor de {name} berekend"),
+])
+def test_the_calculator_names_a_row_s_machine_as_the_page_does(tmp_path, site, apple, language, expected):
+    """A row's worked example, filled in the browser, declines the name as the built page does."""
+    from .test_parity import NODE, built_page_parts, run_node
+
+    if NODE is None:
+        pytest.skip("node is not installed (scripts/test installs it)")
+    labels = built_page_parts(site, language, "llama-3.1-8b")["labels"]
+    js, = run_node(tmp_path, "working", [{"labels": labels, "card": apple.id}], site / "assets" / "tps-data.json")
+    title = re.sub(r"<[^>]+>", "", js.split("</strong>")[0])
+    assert title == expected.format(name=apple.name), title
