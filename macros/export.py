@@ -29,6 +29,7 @@ from .card_pages import CONTEXT_LIMIT
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
 from .measured import MeasuredIndex, Run, chip_of, load_runs
+from .names import browser_forms, card_kind
 from .pages import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
                     MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLES, fit_label, working_lines)
 from .phrases import N_, NP_, Phrases
@@ -101,6 +102,8 @@ def card_data(c: Card) -> dict:
         "unified": c.unified,
         # The "My device" answer words a graphics card and a machine or chip differently (macros/ui.py).
         "kind": c.kind,
+        # How a sentence names it (gpu, processor, computer): the calculator's {card:dat} (macros/names.py).
+        "name_kind": card_kind(c.name),
     }
 
 
@@ -277,6 +280,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
                     "experts_lines": [p.gettext(line) for line in OFFLOAD_LINES_EXPERTS + OFFLOAD_LINES_COMMON],
                     "layers_lines": [p.gettext(line) for line in OFFLOAD_LINES_LAYERS + OFFLOAD_LINES_COMMON]},
         "run": p.gettext(RUN_IT),
+        # The forms of a card's name (macros/names.py) the worked example's titles ask for: {card:acc}.
+        "names": browser_forms(p.language),
     }
 
 

@@ -269,6 +269,25 @@ def joined_name(names, language: str) -> Name:
                 {case: format_list([n.form(case) for n in names], locale=language) for case in cases})
 
 
+def browser_forms(language: str) -> dict:
+    """Each card kind's forms as words around ``{name}``, for a name that starts with a vowel and
+    one that does not (French elision), so the calculator can fill ``{card:acc}`` in the browser.
+
+    >>> browser_forms("fr")["kinds"]["processor"]["vowel"]["a"]
+    'à l’{name}'
+    """
+    kinds = {}
+    for kind in CARD_KINDS:
+        context, message = NAME_FORMS[kind]
+        try:
+            forms = parse_forms(_pgettext(language, context, message))
+        except ValueError:  # as _name: a broken entry reads as the source's forms
+            forms = parse_forms(message)
+        kinds[kind] = {start: {case: elide(language, words, example) for case, words in forms.items()}
+                       for start, example in (("vowel", "A"), ("other", "B"))}
+    return {"kinds": kinds, "vowel": FRENCH_VOWEL.pattern}
+
+
 def card_phrase(card, language: str, case: str = "nom") -> str:
     return card_name(card, language).form(case)
 

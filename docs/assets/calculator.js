@@ -571,10 +571,33 @@
 
   // As Jinja's autoescape (markupsafe) writes text into a page.
   // Put escaped values into a trusted sentence from the catalogue ({name} placeholders only).
+  // {card:dat} takes that form of a value that has forms (cardName), as macros/phrases.py fill does.
   function fillPhrase(phrase, values) {
-    return phrase.replace(/\{(\w+)\}/g, function (all, name) {
-      return has(values, name) ? escapeHtml(values[name]) : all;
+    return phrase.replace(/\{(\w+)(?::(\w+))?\}/g, function (all, name, nameCase) {
+      if (!has(values, name)) return all;
+      var value = values[name];
+      if (value && typeof value === "object") value = nameCase ? value.form(nameCase) : value.text;
+      return escapeHtml(value);
     });
+  }
+
+  // A card's name with the forms of its kind (labels.names, from macros/names.py browser_forms).
+  function cardName(labels, card) {
+    var names = labels.names, text = card.name, forms = {};
+    if (names && names.kinds[card.name_kind || "gpu"]) {
+      var kind = names.kinds[card.name_kind || "gpu"];
+      forms = new RegExp(names.vowel).test(text) ? kind.vowel : kind.other;
+    }
+    function form(nameCase) {
+      var lower = nameCase.toLowerCase();
+      if (lower !== nameCase) {
+        var found = form(lower);
+        return found.charAt(0).toUpperCase() + found.slice(1);
+      }
+      var words = nameCase === "name" ? forms.name : forms[nameCase] || forms.nom;
+      return words ? words.split("{name}").join(text) : text;
+    }
+    return { text: text, form: form };
   }
 
   // How one estimate was worked out, in the page's language (as the built page shows it).
@@ -588,7 +611,7 @@
   function offloadWorkingHtml(data, labels, f, e, kvPrecision) {
     var model = data.models[labels.model], p = e.placement, w = e.working, o = labels.offload;
     var values = {
-      card: e.card.name, cpu_layers: f.count(p.cpu_layers), gpu_layers: f.count(p.gpu_layers),
+      card: cardName(labels, e.card), cpu_layers: f.count(p.cpu_layers), gpu_layers: f.count(p.gpu_layers),
       layers: f.count(p.layers), vram_used: f.gb(p.gpu_gb), ram: f.gb(p.ram_gb),
       vram_read: f.gb(w.vram_read_gb, 2), ram_read: f.gb(w.ram_read_gb, 2),
       used: f.count(model.experts_active || 0), experts: f.count(model.experts_total || 0),
@@ -616,7 +639,7 @@
     var kvRead = e.memory.kv_gb * (calibration.kv_read_factor || 0);
     var ms = ((read + kvRead) / (e.card.bandwidth_gb_s * eff) + overhead / 1000) * 1000;
     var values = {
-      card: e.card.name, params: labels.read_params, bits: f.decimal(e.quant.bits_per_weight, 2),
+      card: cardName(labels, e.card), params: labels.read_params, bits: f.decimal(e.quant.bits_per_weight, 2),
       read: f.gb(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
       overhead: f.decimal(overhead, 2), ms: f.decimal(ms, 2), tok_s: f.tokS(e.tok_s),
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
@@ -865,7 +888,7 @@
     quant: quant, allowedQuants: allowedQuants, modelQuants: modelQuants, weightsGb: weightsGb, kvCacheGb: kvCacheGb,
     memoryNeeded: memoryNeeded, efficiency: efficiency, tokensPerSecond: tokensPerSecond, verdict: verdict,
     candidateMemories: candidateMemories, estimate: estimate, estimateOne: estimateOne, modelFigures: modelFigures,
-    roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, fillPhrase: fillPhrase,
+    roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, fillPhrase: fillPhrase, cardName: cardName,
     pluralText: pluralLabel, parseContext: parseContext, rowHtml: rowHtml, rowsHtml: rowsHtml,
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,

@@ -7,27 +7,34 @@ from markupsafe import Markup
 from .. import vocabulary
 from ..catalogue import Model
 from ..figures import ModelFigures, Reach
+from ..names import country_name, joined_name
 from ..offload_pages import offload_explanation
 from ..phrases import N_, NP_
 from .context import PageContext
 
 
 def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
-    p, f = c.p, c.f
+    p = c.p
     out = []
     if m.organisations and m.published:
-        country = f.names(f.territory(c) for c in m.countries)
-        if country:
+        if m.countries:
             # TRANSLATORS: {model} is the model's name; {month} is the month it was
-            # published; {organisation} is the organisations that made it; {country}
-            # is their countries. Example: "GLM-130B was published in August 2022 by
+            # published; {organisation} is the organisations that made it; {country} is
+            # their countries. A name takes its article and case: {organisation:nom},
+            # {organisation:dat}, French {organisation:a}, {organisation:de},
+            # {country:in} (in a place) (macros/names.py); the bare {organisation} is
+            # the name alone. Example: "GLM-130B was published in August 2022 by
             # Tsinghua University, based in China."
             out.append(p.t(N_("{model} was published in {month} by {organisation}, based in {country}."),
-                           country=country, **v))
+                           country=joined_name((country_name(code, p.language) for code in m.countries),
+                                               p.language), **v))
         else:
             # TRANSLATORS: {model} is the model's name; {organisation} is the
-            # organisations that made it; {month} is the month it was published.
-            # Example: "GLM-130B was published by Tsinghua University in August 2022."
+            # organisations that made it; {month} is the month it was published. A name
+            # takes its article and case: {organisation:nom}, {organisation:dat}, French
+            # {organisation:a}, {organisation:de} (macros/names.py); the bare
+            # {organisation} is the name alone. Example: "GLM-130B was published by
+            # Tsinghua University in August 2022."
             out.append(p.t(N_("{model} was published by {organisation} in {month}."), **v))
     if m.organisation_types:
         # TRANSLATORS: {types} is the kinds of organisation. Example: "Type of
@@ -86,17 +93,21 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[Markup]:
     reach = fig.reach
     if reach is Reach.ONE:
         if fig.reading_speed_cards:
-            # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed.
-            # Example: "Only the Apple M3 Ultra (512 GB) holds it, and it runs it at
-            # about 25.4 tok/s: above reading speed, which is about ten tokens per
-            # second."
+            # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
+            # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
+            # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
+            # the name alone. Example: "Only the Apple M3 Ultra (512 GB) holds it, and
+            # it runs it at about 25.4 tok/s: above reading speed, which is about ten
+            # tokens per second."
             out.append(p.t(N_("Only the {fast_card} holds it, and it runs it at about {fast_tok_s}: above reading "
                               "speed, which is about ten tokens per second."), **v))
         else:
-            # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed.
-            # Example: "Only the AMD Instinct MI300A (128 GB unified) holds it, and it
-            # runs it at about 31.2 tok/s: below reading speed, which is about ten
-            # tokens per second."
+            # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
+            # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
+            # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
+            # the name alone. Example: "Only the AMD Instinct MI300A (128 GB unified)
+            # holds it, and it runs it at about 31.2 tok/s: below reading speed, which
+            # is about ten tokens per second."
             out.append(p.t(N_("Only the {fast_card} holds it, and it runs it at about {fast_tok_s}: below reading "
                               "speed, which is about ten tokens per second."), **v))
     elif reach in (Reach.SOME, Reach.EVERY):

@@ -7,6 +7,7 @@ from markupsafe import Markup
 from .. import vocabulary
 from ..catalogue import Model
 from ..figures import ModelFigures, Reach, SizeClass
+from ..names import card_name
 from ..offload_pages import offload_faq
 from ..phrases import N_, NP_
 from .context import PageContext
@@ -50,8 +51,11 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # TRANSLATORS: {model} is the model's name. Example: "Who made GLM-130B?"
         # Not the about section's first sentence again: the month has a question of its own.
         ask(N_("Who made {model}?"),
-            # TRANSLATORS: {organisation} is the organisations that made it. Example:
-            # "It was published by Tsinghua University."
+            # TRANSLATORS: {organisation} is the organisations that made it. A name
+            # takes its article and case: {organisation:nom}, {organisation:dat}, French
+            # {organisation:a}, {organisation:de} (macros/names.py); the bare
+            # {organisation} is the name alone. Example: "It was published by Tsinghua
+            # University."
             p.t(N_("It was published by {organisation}."), **v))
     if m.published:
         # TRANSLATORS: {month} is the month it was published. Example: "It was
@@ -131,13 +135,15 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
                 len(fig.quant_levels), levels=f.names(fig.quant_levels)))
     if fig.fastest:
         ask(N_("How accurate are these speed estimates?"),
-            # TRANSLATORS: {fast_low} is the low end of its speed range; {fast_high}
-            # is the high end; {fast_card} is the fastest card. Example: "They are
-            # estimates with real error margins, which is why each comes with a range.
-            # The fastest result here, for example, lies between 19 and 50 tok/s on
-            # the AMD Instinct MI300A (128 GB unified). The same model on the same
-            # card varies by thirty to fifty per cent with the inference software and
-            # its version."
+            # TRANSLATORS: {fast_low} is the low end of its speed range; {fast_high} is
+            # the high end; {fast_card} is the fastest card. A name takes its article
+            # and case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
+            # {fast_card:de} (macros/names.py); the bare {fast_card} is the name alone.
+            # Example: "They are estimates with real error margins, which is why each
+            # comes with a range. The fastest result here, for example, lies between 19
+            # and 50 tok/s on the AMD Instinct MI300A (128 GB unified). The same model
+            # on the same card varies by thirty to fifty per cent with the inference
+            # software and its version."
             p.t(N_("They are estimates with real error margins, which is why each comes with a range. The "
                    "fastest result here, for example, lies between {fast_low} and {fast_high} tok/s on the "
                    "{fast_card}. The same model on the same card varies by thirty to fifty per cent with the inference "
@@ -146,13 +152,15 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # for GLM-130B?"
         ask(N_("Which GPU do I need for {model}?"),
             # TRANSLATORS: {small_card} is the smallest card that runs it;
-            # {small_memory} is that card's memory ("24 GB of memory", or for a
-            # machine sharing its memory "72 GB usable by the GPU"); {small_quant} is
-            # the quantization it runs there; {small_need} is the memory the model
-            # needs there; {small_tok_s} is its speed there. Example: "The smallest
-            # card in our catalogue that holds it is the Apple M2 Max (96 GB), with 72
-            # GB usable by the GPU. It runs the model at Q3_K_M in about 64.2 GB and
-            # produces about 3.5 tok/s."
+            # {small_memory} is that card's memory ("24 GB of memory", or for a machine
+            # sharing its memory "72 GB usable by the GPU"); {small_quant} is the
+            # quantization it runs there; {small_need} is the memory the model needs
+            # there; {small_tok_s} is its speed there. A name takes its article and
+            # case: {small_card:nom}, {small_card:dat}, French {small_card:a},
+            # {small_card:de} (macros/names.py); the bare {small_card} is the name
+            # alone. Example: "The smallest card in our catalogue that holds it is the
+            # Apple M2 Max (96 GB), with 72 GB usable by the GPU. It runs the model at
+            # Q3_K_M in about 64.2 GB and produces about 3.5 tok/s."
             p.t(N_("The smallest card in our catalogue that holds it is the {small_card}, with {small_memory}. "
                    "It runs the model at {small_quant} in about {small_need} and produces about "
                    "{small_tok_s}."), **v) + Markup(" ") + how_many_run_it(c, fig))
@@ -203,13 +211,14 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
                 continue
             fit = fit_sentence(p, e.fit)
             # TRANSLATORS: {tier} is a memory size (16 GB); {card} is a card's name;
-            # {quant} is a quantization (Q4_K_M); {need} is memory needed; {tok_s} is
-            # a speed in tokens per second. Example: "Yes. The fastest 8 GB card, the
-            # CMP 170HX 8 GB, runs it at Q8_0 in about 2.0 GB and produces roughly 513
-            # tok/s."
+            # {quant} is a quantization (Q4_K_M); {need} is memory needed; {tok_s} is a
+            # speed in tokens per second. A name takes its article and case: {card:nom},
+            # {card:dat}, French {card:a}, {card:de} (macros/names.py); the bare {card}
+            # is the name alone. Example: "Yes. The fastest 8 GB card, the CMP 170HX 8
+            # GB, runs it at Q8_0 in about 2.0 GB and produces roughly 513 tok/s."
             ask(question, p.t(N_("Yes. The fastest {tier} card, the {card}, runs it at {quant} in about "
                                  "{need} and produces roughly {tok_s}."),
-                              tier=tier_text, card=e.card.name, quant=e.quant.name,
+                              tier=tier_text, card=card_name(e.card, p.language), quant=e.quant.name,
                               need=f.gb(e.need_gb), tok_s=f.tok_s(e.tok_s)) + Markup(" ") + fit,
                 tier=tier_text)
     return qa
@@ -232,21 +241,28 @@ def how_fast(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
     """The fastest card and how many reach reading speed; over one card, that card alone."""
     p = c.p
     if fig.reach is Reach.ONE:
-        # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed.
-        # Example: "Only the Apple M3 Ultra (512 GB) runs it, at about 25.4 tok/s:
-        # above reading speed, about ten tokens per second."
+        # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
+        # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
+        # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
+        # the name alone. Example: "Only the Apple M3 Ultra (512 GB) runs it, at
+        # about 25.4 tok/s: above reading speed, about ten tokens per second."
         speed = (N_("Only the {fast_card} runs it, at about {fast_tok_s}: above reading speed, about ten tokens "
                     "per second.") if fig.reading_speed_cards else
-                 # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed.
-                 # Example: "Only the AMD Instinct MI300A (128 GB unified) runs it, at
-                 # about 31.2 tok/s: below reading speed, about ten tokens per second."
+                 # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
+                 # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
+                 # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
+                 # the name alone. Example: "Only the AMD Instinct MI300A (128 GB unified)
+                 # runs it, at about 31.2 tok/s: below reading speed, about ten tokens per
+                 # second."
                  N_("Only the {fast_card} runs it, at about {fast_tok_s}: below reading speed, about ten tokens "
                     "per second."))
         return p.t(speed, **v)
-    # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed.
-    # Example: "It depends on the card. The fastest we compute is the AMD
-    # Instinct MI300A (128 GB unified) at about 31.2 tok/s; the slowest that
-    # still runs it manages far less."
+    # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
+    # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
+    # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
+    # the name alone. Example: "It depends on the card. The fastest we compute
+    # is the AMD Instinct MI300A (128 GB unified) at about 31.2 tok/s; the
+    # slowest that still runs it manages far less."
     first = p.t(N_("It depends on the card. The fastest we compute is the {fast_card} at about {fast_tok_s}; "
                    "the slowest that still runs it manages far less."), **v)
     if not fig.reading_speed_cards:
@@ -264,11 +280,14 @@ def how_many_gpus(c: PageContext, fig: ModelFigures) -> Markup:
     if not multi:
         return multi_text(c, fig, {})[0]
     e = multi.cheapest
-    # TRANSLATORS: {count} is the number of identical cards (digits: it is
-    # also the factor in "{count} × {card}"), {card} a card's name, {card_vram}
-    # the memory of each. Example: "At least 2: the smallest set of identical
-    # cards that holds it is 2 × Radeon Instinct MI355X (288 GB each); the
-    # section above gives the command that splits it across them."
+    # TRANSLATORS: {count} is the number of identical cards (digits: it is also
+    # the factor in "{count} × {card}"), {card} a card's name, {card_vram} the
+    # memory of each. A name takes its article and case: {card:nom}, {card:dat},
+    # French {card:a}, {card:de} (macros/names.py); the bare {card} is the name
+    # alone. Example: "At least 2: the smallest set of identical cards that
+    # holds it is 2 × Radeon Instinct MI355X (288 GB each); the section above
+    # gives the command that splits it across them."
     return c.p.t(N_("At least {count}: the smallest set of identical cards that holds it is {count} × {card} "
                     "({card_vram} each); the section above gives the command that splits it across them."),
-                 count=f.count(multi.count), card=e.card.name, card_vram=f.vram(multi.card_vram_gb(e)))
+                 count=f.count(multi.count), card=card_name(e.card, c.p.language),
+                 card_vram=f.vram(multi.card_vram_gb(e)))

@@ -37,10 +37,12 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[st
         quality = p.t(N_("Compression lets a model fit smaller cards at some cost in accuracy; the smallest "
                          "card that fits uses {small_quant}. A quality floor drops the cards that only fit by "
                          "compressing further than you want."), **v)
-        # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed.
-        # Example: "Generation is limited by memory bandwidth, so the order by
-        # speed is not the order of a gaming benchmark. The card at the top is the
-        # AMD Instinct MI300A (128 GB unified), at 31.2 tok/s."
+        # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
+        # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
+        # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
+        # the name alone. Example: "Generation is limited by memory bandwidth, so
+        # the order by speed is not the order of a gaming benchmark. The card at the
+        # top is the AMD Instinct MI300A (128 GB unified), at 31.2 tok/s."
         rank = p.t(N_("Generation is limited by memory bandwidth, so the order by speed is not the order of a "
                       "gaming benchmark. The card at the top is the {fast_card}, at {fast_tok_s}."), **v)
     else:

@@ -8,6 +8,7 @@ from markupsafe import Markup
 from ..catalogue import Model
 from ..commands import row_command
 from ..figures import ModelFigures, Reach, SizeClass
+from ..names import card_name
 from ..phrases import N_
 from .context import PageContext
 
@@ -21,7 +22,7 @@ def numbers(c: PageContext, fig: ModelFigures, v: dict) -> list[tuple[str, str]]
     g = c.p.gettext
     if not fig.smallest:
         return []
-    return [(g(N_("Smallest card that fits")), v["small_card"]), (g(N_("Memory needed")), v["small_need"]),
+    return [(g(N_("Smallest card that fits")), str(v["small_card"])), (g(N_("Memory needed")), v["small_need"]),
             (g(N_("Fastest")), v["fast_tok_s"])]
 
 
@@ -98,14 +99,17 @@ def multi_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
                        "cluster."), most=f.count(max(c.settings.multi_gpu_counts)))]
 
     def values(e):
-        return dict(count=f.count(multi.count), card=e.card.name, card_vram=f.vram(multi.card_vram_gb(e)),
+        return dict(count=f.count(multi.count), card=card_name(e.card, c.p.language),
+                    card_vram=f.vram(multi.card_vram_gb(e)),
                     quant=e.quant.name, need=f.gb(e.need_gb), tok_s=f.tok_s(e.tok_s))
-    # TRANSLATORS: {count} is a count (small ones in words); {card} is a
-    # card's name; {card_vram} is each card's memory; {quant} is a
-    # quantization (Q4_K_M); {need} is memory needed; {tok_s} is a speed in
-    # tokens per second. Example: "The smallest set of identical cards that
-    # holds it is 2 × Radeon Instinct MI325X (256 GB each): at Q4_K_M it needs
-    # about 451.0 GB in all and would run at about 114 tok/s."
+    # TRANSLATORS: {count} is a count (small ones in words); {card} is a card's
+    # name; {card_vram} is each card's memory; {quant} is a quantization
+    # (Q4_K_M); {need} is memory needed; {tok_s} is a speed in tokens per
+    # second. A name takes its article and case: {card:nom}, {card:dat}, French
+    # {card:a}, {card:de} (macros/names.py); the bare {card} is the name alone.
+    # Example: "The smallest set of identical cards that holds it is 2 × Radeon
+    # Instinct MI325X (256 GB each): at Q4_K_M it needs about 451.0 GB in all
+    # and would run at about 114 tok/s."
     out = [p.t(N_("The smallest set of identical cards that holds it is {count} × {card} ({card_vram} each): "
                   "at {quant} it needs about {need} in all and would run at about {tok_s}."),
                **values(multi.cheapest))]
@@ -113,8 +117,10 @@ def multi_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
     command = row_command(fig.model, multi.cheapest, fig.context, fig.kv_precision, multi.count)
     out.append(p.t(N_("To run it on that set:")) + Markup(' <code class="tps-command">{}</code>').format(command))
     if multi.fastest.card.id != multi.cheapest.card.id:
-        # TRANSLATORS: {count} is a count (small ones in words); {card} is a
-        # card's name; {tok_s} is a speed in tokens per second. Example: "The
+        # TRANSLATORS: {count} is a count (small ones in words); {card} is a card's
+        # name; {tok_s} is a speed in tokens per second. A name takes its article
+        # and case: {card:nom}, {card:dat}, French {card:a}, {card:de}
+        # (macros/names.py); the bare {card} is the name alone. Example: "The
         # fastest set of 2 cards is 2 × B300, at about 195 tok/s."
         out.append(p.t(N_("The fastest set of {count} cards is {count} × {card}, at about {tok_s}."),
                        **values(multi.fastest)))
@@ -126,15 +132,17 @@ def split_note(c: PageContext) -> list[Markup]:
     if not all(n in speeds for n in (1, 2, 8)):
         return []
     # TRANSLATORS: {example} is the measured example model; {quant} is a
-    # quantization (Q4_K_M); {one} is its speed on one card; {card} is a
-    # card's name; {two} is on two; {eight} is on eight. Example: "Splitting a
-    # model across cards buys memory, not speed: its layers run one after the
-    # other. In measured llama.cpp runs, Llama 3 8B at Q4_K_M made 131 tok/s
-    # on one GeForce RTX 4090, 125 tok/s on two and 118 tok/s on eight."
+    # quantization (Q4_K_M); {one} is its speed on one card; {card} is a card's
+    # name; {two} is on two; {eight} is on eight. A name takes its article and
+    # case: {card:nom}, {card:dat}, French {card:a}, {card:de}
+    # (macros/names.py); the bare {card} is the name alone. Example: "Splitting
+    # a model across cards buys memory, not speed: its layers run one after the
+    # other. In measured llama.cpp runs, Llama 3 8B at Q4_K_M made 131 tok/s on
+    # one GeForce RTX 4090, 125 tok/s on two and 118 tok/s on eight."
     return [c.p.t(N_("Splitting a model across cards buys memory, not speed: its layers run one after "
                         "the other. In measured llama.cpp runs, {example} at {quant} made {one} on one "
                         "{card}, {two} on two and {eight} on eight."),
-                     example=example["label"], quant=example["quant"], card=example["card"],
+                     example=example["label"], quant=example["quant"], card=card_name(example["card"], c.p.language),
                      one=f.tok_s(speeds[1]), two=f.tok_s(speeds[2]), eight=f.tok_s(speeds[8]))]
 
 
@@ -144,13 +152,15 @@ def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         return multi_text(c, fig, v)
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {small_card} is the smallest card that runs it;
-        # {small_memory} is that card's memory ("24 GB of memory", or for a
-        # machine sharing its memory "72 GB usable by the GPU"); {model} is the
-        # model's name; {small_quant} is the quantization it runs there;
-        # {small_tok_s} is its speed there. Example: "Only one card in our
-        # catalogue can hold it: the Apple M3 Ultra (512 GB), with 384 GB usable
-        # by the GPU, which runs DeepSeek-V3 at Q3_K_M and produces about 25.4
-        # tok/s."
+        # {small_memory} is that card's memory ("24 GB of memory", or for a machine
+        # sharing its memory "72 GB usable by the GPU"); {model} is the model's
+        # name; {small_quant} is the quantization it runs there; {small_tok_s} is
+        # its speed there. A name takes its article and case: {small_card:nom},
+        # {small_card:dat}, French {small_card:a}, {small_card:de}
+        # (macros/names.py); the bare {small_card} is the name alone. Example: "Only
+        # one card in our catalogue can hold it: the Apple M3 Ultra (512 GB), with
+        # 384 GB usable by the GPU, which runs DeepSeek-V3 at Q3_K_M and produces
+        # about 25.4 tok/s."
         return [p.t(N_("Only one card in our catalogue can hold it: the {small_card}, with {small_memory}, "
                        "which runs {model} at {small_quant} and produces about {small_tok_s}."), **v)]
     if fig.reach is Reach.EVERY:
@@ -160,27 +170,34 @@ def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         # "In our catalogue, 45 cards can hold it."
         out = [p.t(N_("In our catalogue, {fit_count} cards can hold it."), **v)]
     # TRANSLATORS: {small_card} is the smallest card that runs it;
-    # {small_memory} is that card's memory ("24 GB of memory", or for a
-    # machine sharing its memory "72 GB usable by the GPU"); {model} is the
-    # model's name; {small_quant} is the quantization it runs there;
-    # {small_tok_s} is its speed there. Example: "The smallest is the Apple M2
-    # Max (96 GB), with 72 GB usable by the GPU: it runs GLM-130B at Q3_K_M
-    # and produces about 3.5 tok/s."
+    # {small_memory} is that card's memory ("24 GB of memory", or for a machine
+    # sharing its memory "72 GB usable by the GPU"); {model} is the model's
+    # name; {small_quant} is the quantization it runs there; {small_tok_s} is
+    # its speed there. A name takes its article and case: {small_card:nom},
+    # {small_card:dat}, French {small_card:a}, {small_card:de}
+    # (macros/names.py); the bare {small_card} is the name alone. Example: "The
+    # smallest is the Apple M2 Max (96 GB), with 72 GB usable by the GPU: it
+    # runs GLM-130B at Q3_K_M and produces about 3.5 tok/s."
     out.append(p.t(N_("The smallest is the {small_card}, with {small_memory}: it runs {model} at "
                       "{small_quant} and produces about {small_tok_s}."), **v))
     if fig.fastest_has_most_bandwidth:
         # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed;
-        # {fast_bandwidth} is its memory bandwidth. Example: "The fastest is the
-        # AMD Instinct MI300A (128 GB unified), at about 31.2 tok/s thanks to a
-        # memory bandwidth of 5,325 GB/s."
+        # {fast_bandwidth} is its memory bandwidth. A name takes its article and
+        # case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
+        # {fast_card:de} (macros/names.py); the bare {fast_card} is the name alone.
+        # Example: "The fastest is the AMD Instinct MI300A (128 GB unified), at
+        # about 31.2 tok/s thanks to a memory bandwidth of 5,325 GB/s."
         out.append(p.t(N_("The fastest is the {fast_card}, at about {fast_tok_s} thanks to a memory bandwidth of "
                           "{fast_bandwidth}."), **v))
     else:
         # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed;
-        # {fast_quant} is the quantization it runs there. Example: "The fastest is
-        # the AMD Instinct MI300A (128 GB unified), at about 31.2 tok/s at Q4_K_M.
-        # Speed follows memory bandwidth only at the same quantization: cards with
-        # more bandwidth that hold a less compressed version can come out slower."
+        # {fast_quant} is the quantization it runs there. A name takes its article
+        # and case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
+        # {fast_card:de} (macros/names.py); the bare {fast_card} is the name alone.
+        # Example: "The fastest is the AMD Instinct MI300A (128 GB unified), at
+        # about 31.2 tok/s at Q4_K_M. Speed follows memory bandwidth only at the
+        # same quantization: cards with more bandwidth that hold a less compressed
+        # version can come out slower."
         out.append(p.t(N_("The fastest is the {fast_card}, at about {fast_tok_s} at {fast_quant}. Speed follows "
                           "memory bandwidth only at the same quantization: cards with more bandwidth that hold a "
                           "less compressed version can come out slower."), **v))

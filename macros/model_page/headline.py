@@ -22,7 +22,7 @@ def badge(c: PageContext, m: Model) -> str:
 
 def meta(c: PageContext, m: Model, v: dict) -> list[str]:
     p, f = c.p, c.f
-    out = [f.names(m.organisations)] if m.organisations else []
+    out = [str(v["organisation"])] if m.organisations else []
     # TRANSLATORS: {params} is its parameter count in words (130 billion).
     # Example: "130 billion parameters"
     out.append(str(p.t(N_("{params} parameters"), params=v["params"])))
@@ -57,20 +57,24 @@ def intro(c: PageContext, m: Model, v: dict) -> Markup:
 def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {model} is the model's name; {total} is the number of cards
-        # in the catalogue; {fast_card} is the only card that runs it (its name
-        # may carry its memory); {fast_tok_s} is its speed. Example: "DeepSeek-V3
-        # runs on a single one of the 829 GPUs we track: the Apple M3 Ultra (512
-        # GB), at about 25.4 tok/s."
+        # in the catalogue; {fast_card} is the only card that runs it (its name may
+        # carry its memory); {fast_tok_s} is its speed. A name takes its article and
+        # case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
+        # {fast_card:de} (macros/names.py); the bare {fast_card} is the name alone.
+        # Example: "DeepSeek-V3 runs on a single one of the 829 GPUs we track: the
+        # Apple M3 Ultra (512 GB), at about 25.4 tok/s."
         return c.p.t(N_("{model} runs on a single one of the {total} GPUs we track: the {fast_card}, "
                         "at about {fast_tok_s}."), **v)
     if fig.fastest:
         # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
-        # in words); {total} is the number of cards in the catalogue; {fast_card}
-        # is the fastest card; {small_vram} is that card's memory; {fast_tok_s} is
-        # its speed; {small_card} is the smallest card that runs it. Example:
-        # "GLM-130B runs on 45 of the 829 GPUs we track. Fastest: AMD Instinct
-        # MI300A (128 GB unified) at about 31.2 tok/s; smallest: Apple M2 Max (96
-        # GB), with 72 GB."
+        # in words); {total} is the number of cards in the catalogue; {fast_card} is
+        # the fastest card; {small_vram} is that card's memory; {fast_tok_s} is its
+        # speed; {small_card} is the smallest card that runs it. A name takes its
+        # article and case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
+        # {fast_card:de} (macros/names.py); the bare {fast_card} is the name alone.
+        # Example: "GLM-130B runs on 45 of the 829 GPUs we track. Fastest: AMD
+        # Instinct MI300A (128 GB unified) at about 31.2 tok/s; smallest: Apple M2
+        # Max (96 GB), with 72 GB."
         return c.n_words(NP_("{model} runs on only {count} of the {total} GPUs we track: the {fast_card} "
                              "({small_vram}), at about {fast_tok_s}.",
                              "{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
@@ -91,7 +95,7 @@ def tiles(c: PageContext, fig: ModelFigures, v: dict) -> list[tuple[str, str, st
         (str(p.n(NP_("card in the catalogue", "cards in the catalogue"), fig.cards_total)), v["total"], ""),
     ]
     if fig.smallest:
-        out.append((p.gettext(N_("Smallest card that fits")), v["small_card"],
+        out.append((p.gettext(N_("Smallest card that fits")), str(v["small_card"]),
                     " · ".join((v["small_vram"], v["small_quant"], v["small_tok_s"]))))
-        out.append((p.gettext(N_("Fastest card")), v["fast_card"], " · ".join((v["fast_tok_s"], v["fast_vram"]))))
+        out.append((p.gettext(N_("Fastest card")), str(v["fast_card"]), " · ".join((v["fast_tok_s"], v["fast_vram"]))))
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..catalogue import Model
 from ..figures import ModelFigures
+from ..names import Name, card_name, joined_name, organisation_name
 from ..phrases import N_
 from .context import PageContext
 
@@ -16,23 +17,28 @@ MEMORY = N_("{vram} of memory")
 MEMORY_UNIFIED = N_("{vram} usable by the GPU")
 
 
+def organisations(c: PageContext, m: Model) -> Name:
+    """The organisations that made a model, as one name a sentence can decline."""
+    return joined_name((organisation_name(o, c.p.language) for o in m.organisations), c.p.language)
+
+
 def common(c: PageContext, m: Model, fig: ModelFigures) -> dict:
     f = c.f
-    values = {"model": m.name, "params": f.parameters(m.parameters_b),
-              "total": f.count(fig.cards_total), "fit_count": f.count(fig.cards_fit),
-              "context": f.count(fig.context), "floor": fig.floor}
+    values: dict[str, object] = {"model": m.name, "params": f.parameters(m.parameters_b),
+                                 "total": f.count(fig.cards_total), "fit_count": f.count(fig.cards_fit),
+                                 "context": f.count(fig.context), "floor": fig.floor}
     if m.active_parameters_b:
         values["active"] = f.parameters(m.active_parameters_b)
     if fig.smallest:
         s = fig.smallest
-        values.update(small_card=s.card.name, small_vram=f.vram(s.card.vram_gb),
+        values.update(small_card=card_name(s.card, c.p.language), small_vram=f.vram(s.card.vram_gb),
                       small_quant=s.quant.name, small_need=f.gb(s.need_gb),
                       small_tok_s=f.tok_s(s.tok_s),
                       small_memory=str(c.p.t(MEMORY_UNIFIED if s.card.unified else MEMORY,
                                              vram=f.vram(s.card.vram_gb))))
     if fig.fastest:
         q = fig.fastest
-        values.update(fast_card=q.card.name, fast_tok_s=f.tok_s(q.tok_s),
+        values.update(fast_card=card_name(q.card, c.p.language), fast_tok_s=f.tok_s(q.tok_s),
                       fast_vram=f.vram(q.card.vram_gb), fast_quant=q.quant.name,
                       fast_bandwidth=f.bandwidth(q.card.bandwidth_gb_s),
                       fast_low=f.integer(q.tok_s_low), fast_high=f.integer(q.tok_s_high))
@@ -40,12 +46,12 @@ def common(c: PageContext, m: Model, fig: ModelFigures) -> dict:
         values["median"] = f.tok_s(fig.median_tok_s)
     if fig.nearest_miss:
         n = fig.nearest_miss
-        values.update(miss_card=n.card.name, miss_vram=f.vram(n.card.vram_gb),
+        values.update(miss_card=card_name(n.card, c.p.language), miss_vram=f.vram(n.card.vram_gb),
                       miss_need=f.gb(n.need_gb), miss_quant=n.quant_name,
                       shortfall=f.gb(n.shortfall_gb), miss_usable=f.gb(n.usable_gb),
                       miss_share=f.percent(n.usable_share))
     if m.organisations:
-        values["organisation"] = f.names(m.organisations)
+        values["organisation"] = organisations(c, m)
     if m.published:
         values["month"] = f.month(m.published)
     return values
