@@ -31,7 +31,7 @@ from .estimator import Calibration, Settings
 from .measured import MeasuredIndex, Run, chip_of, load_runs
 from .names import browser_forms, card_kind
 from .pages import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
-                    MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLES, fit_label, working_lines)
+                    MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines)
 from .phrases import N_, NP_, Phrases
 from .offload import RamSettings, load_ram
 from .offload_pages import (DETAIL_EXPERTS, DETAIL_LAYERS, OFFLOAD_LINES_COMMON,
@@ -266,7 +266,7 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         # The worked example's parameter count, in words as the page writes it ("8.2 billion").
         "read_params": f.parameters(model.read_parameters_b),
         # Phrases of the worked example any row can show; the browser fills the placeholders.
-        "working": {"titles": {kind: p.gettext(title) for kind, title in WORKING_TITLES.items()},
+        "working": {"title": p.gettext(WORKING_TITLE),
                     "lines": [p.gettext(line) for line in working_lines(model, False)],
                     "class_lines": [p.gettext(line) for line in working_lines(model, True)],
                     "check": p.gettext(WORKING_CHECK),

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from .model_page import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
-                         MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLE, WORKING_TITLES,
+                         MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLE,
                          Group, MeasuredMark,
                          ModelPage, ModelPageBuilder, Row, card_href, fit_label, fit_sentence, measured_mark,
                          measured_note, working_lines)
 
 __all__ = ["FIT_LABELS", "MEASURED", "MEASURED_DEPTH", "MEASURED_DETAIL", "MEASURED_DETAIL_NO_BUILD",
-           "MEASURED_EMPTY", "MEASURED_OTHER", "WORKING_CHECK", "WORKING_TITLE", "WORKING_TITLES",
+           "MEASURED_EMPTY", "MEASURED_OTHER", "WORKING_CHECK", "WORKING_TITLE",
            "Group", "MeasuredMark",
            "ModelPage", "ModelPageBuilder", "Row", "card_href", "fit_label", "fit_sentence", "measured_mark",
            "measured_note", "working_lines"]

@@ -650,7 +650,7 @@
     };
     var w = labels.working;
     var lines = cls ? w.class_lines : w.lines;
-    return "<strong>" + fillPhrase(w.titles[e.card.kind] || w.titles.discrete, values) + "</strong><ul>" +
+    return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
       lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
       "</ul><p>" + escapeHtml(w.check) + "</p><pre><code>" +
       escapeHtml("llama-bench -m " + labels.model + "-" + e.quant.name + ".gguf -p 0 -n 128 -ngl 99") + "</code></pre>" +

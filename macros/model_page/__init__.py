@@ -37,10 +37,10 @@ from .rows import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASUR
                    measured_mark, measured_note)
 from .specification import Group
 from .values import common
-from .working import WORKING_CHECK, WORKING_TITLE, WORKING_TITLES, working, working_lines
+from .working import WORKING_CHECK, WORKING_TITLE, working, working_lines
 
 __all__ = ["FIT_LABELS", "MEASURED", "MEASURED_DEPTH", "MEASURED_DETAIL", "MEASURED_DETAIL_NO_BUILD",
-           "MEASURED_EMPTY", "MEASURED_OTHER", "WORKING_CHECK", "WORKING_TITLE", "WORKING_TITLES",
+           "MEASURED_EMPTY", "MEASURED_OTHER", "WORKING_CHECK", "WORKING_TITLE",
            "Group", "MeasuredMark",
            "ModelPage", "ModelPageBuilder", "PageContext", "Row", "card_href", "fit_label", "fit_sentence",
            "measured_mark", "measured_note", "working_lines"]

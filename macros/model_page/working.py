@@ -19,11 +19,6 @@ from .context import PageContext
 # bare {card} is the name alone. Example: "How the figure for the GeForce
 # RTX 4090 was worked out"
 WORKING_TITLE = N_("How the figure for the {card} was worked out")
-# A machine or chip (Apple M4 Max, DGX Spark) is no graphics card: its title is a phrase of its own.
-# TRANSLATORS: a heading; {card} is a machine's name (Apple M4 Max (128 GB)), with its article and
-# case as {card:nom}, {card:dat} ... (macros/names.py) or bare as {card}. Example: "How the figure on
-# Apple M4 Max (128 GB) was worked out"
-WORKING_TITLES = {"discrete": WORKING_TITLE, "unified": N_("How the figure on {card} was worked out")}
 WORKING_LINES = (
     # TRANSLATORS: {params} is its parameter count in words (130 billion);
     # {bits} is bits per weight; {read} is memory read per token. Example:
@@ -123,6 +118,6 @@ def working(c: PageContext, m: Model, e: Estimate, fig: ModelFigures) -> tuple[s
                   prompt_tok_s=f.tok_s(e.prompt_tok_s) if e.prompt_tok_s else "",
                   ttft=f.seconds(e.ttft_s) if e.ttft_s else "")
     lines = [p.t(line, **values) for line in working_lines(m, bool(w.class_name))]
-    title = p.t(WORKING_TITLES[e.card.kind], card=card_name(e.card, p.language))
+    title = p.t(WORKING_TITLE, card=card_name(e.card, p.language))
     command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
     return title, lines, command, row_command(m, e, fig.context, fig.kv_precision)
