@@ -26,6 +26,21 @@ def seed(settings):
     return settings.calibration("seed")
 
 
+def default_estimates():
+    """Every catalogue model on every card with the default calibration: the build's own table
+    (``macros.render.estimate_table``), worked out once per session for every test that reads it."""
+    from macros.render import estimate_table
+
+    settings = load_settings()
+    return estimate_table(load_catalogue(), settings, settings.calibration().name)
+
+
+@pytest.fixture(scope="session")
+def estimates():
+    """``default_estimates()``: a ``macros.figures.EstimateTable`` (``.figures[model_id]``, ``.card_rows``)."""
+    return default_estimates()
+
+
 def seed_rows():
     with open(FIXTURES / "seed-rows.tsv", encoding="utf-8") as handle:
         lines = [line for line in handle if not line.startswith("#")]

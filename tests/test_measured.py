@@ -20,13 +20,12 @@ import pytest
 from macros import cli
 from macros.catalogue import load_catalogue
 from macros.errors import DataError
-from macros.estimator import load_settings
 from macros.figures import EstimateTable
 from macros.measured import COLUMNS, MeasuredIndex, load_runs, read_runs
 from macros.phrases import LANGUAGES, Phrases
 from macros.pages import measured_note
 
-from .conftest import ROOT, early_builds
+from .conftest import ROOT, default_estimates, early_builds
 from .site_build import page_path, visible_text
 
 GOOD = ["geforce-rtx-4090", "RTX 4090", "CUDA", "b6123", "2025-08-01", "llama-3-8b", "Llama 3 8B", "8", "",
@@ -97,11 +96,9 @@ def test_the_command_says_which_line_is_bad(tmp_path, monkeypatch, capsys):
 
 # ---------------------------------------------------------------- which run a row shows
 
-@lru_cache(maxsize=None)
 def default_table() -> EstimateTable:
     """Every model on every card with the default calibration (the one the preview is built with)."""
-    settings = load_settings()
-    return EstimateTable(load_catalogue().models, load_catalogue().cards, settings, settings.calibration(), load_runs())
+    return default_estimates()
 
 
 @lru_cache(maxsize=None)
