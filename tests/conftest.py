@@ -1,4 +1,5 @@
 import csv
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -79,10 +80,25 @@ def builds_pool():
     pool.close()
 
 
+SITE_FIXTURES = ("site", "full_site", "built_site")
+
+
+def _needed_at(items, start: Callable) -> int:
+    """Where the first test of a starter's builds comes: builds start in the order tests need them."""
+    for index, item in enumerate(items):
+        if start.__module__ == __name__:
+            if any(name in getattr(item, "fixturenames", ()) for name in SITE_FIXTURES):
+                return index
+        elif getattr(getattr(item, "module", None), "__name__", None) == start.__module__:
+            return index
+    return len(items)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _start_builds(request, builds_pool, tmp_path_factory):
-    for start in EARLY_BUILDS.values():
-        start(request.session.items, builds_pool, tmp_path_factory)
+    items = request.session.items
+    for start in sorted(EARLY_BUILDS.values(), key=lambda start: _needed_at(items, start)):
+        start(items, builds_pool, tmp_path_factory)
 
 
 def _preview_job(folder: Path) -> Callable:
@@ -103,7 +119,8 @@ def _sites(items, pool, tmp_path_factory):
     # Folders are made here, in this thread: tmp_path_factory is not thread-safe.
     if uses(items, "full_site"):
         pool.submit("full_site", _full_job(tmp_path_factory.mktemp("full-site")))
-    if uses(items, "site"):
+    # The browser tests ask for ``site`` only when no TPS_BROWSER_SITE was built beforehand.
+    if uses(items, "site") or (uses(items, "built_site") and not os.environ.get("TPS_BROWSER_SITE")):
         pool.submit("site", _preview_job(tmp_path_factory.mktemp("site")))
 
 

@@ -25,7 +25,7 @@ from macros.measured import COLUMNS, MeasuredIndex, load_runs, read_runs
 from macros.phrases import LANGUAGES, Phrases
 from macros.pages import measured_note
 
-from .conftest import ROOT, default_estimates, early_builds
+from .conftest import ROOT, default_estimates, early_builds, uses
 from .site_build import page_path, visible_text
 
 GOOD = ["geforce-rtx-4090", "RTX 4090", "CUDA", "b6123", "2025-08-01", "llama-3-8b", "Llama 3 8B", "8", "",
@@ -192,8 +192,8 @@ def _preview_job(site):
 
 @early_builds
 def _start(items, pool, tmp_path_factory):
-    if any(item.module is sys.modules[__name__] and "preview" in item.fixturenames for item in items) \
-            and first_measured_pair():
+    mine = [item for item in items if getattr(item, "module", None) is sys.modules[__name__]]
+    if uses(mine, "preview") and first_measured_pair():
         pool.submit(f"{__name__}:preview", _preview_job(tmp_path_factory.mktemp("measured-site")))
 
 
