@@ -29,6 +29,7 @@ import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -57,10 +58,12 @@ UNIFIED_NAMES = re.compile(
 BANDWIDTH_TOLERANCE = 0.01
 
 
-def words(name: str) -> set[str]:
-    """The words of a name that can tell two products apart (no vendor or memory size)."""
+@lru_cache(maxsize=None)
+def words(name: str) -> frozenset[str]:
+    """The words of a name that can tell two products apart (no vendor or memory size).
+    Cached: the check compares every card with every other of its vendor."""
     name = re.sub(r"\d+(?:\.\d+)?\s*gb\b", " ", name.casefold())
-    return {w for w in re.split(r"[^0-9a-z]+", name) if w and w not in GENERIC_WORDS}
+    return frozenset(w for w in re.split(r"[^0-9a-z]+", name) if w and w not in GENERIC_WORDS)
 
 
 def is_variant(word: str) -> bool:

@@ -1,5 +1,7 @@
 import csv
+import os
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -25,6 +27,21 @@ def seed(settings):
     return settings.calibration("seed")
 
 
+def default_estimates():
+    """Every catalogue model on every card with the default calibration: the build's own table
+    (``macros.render.estimate_table``), worked out once per session for every test that reads it."""
+    from macros.render import estimate_table
+
+    settings = load_settings()
+    return estimate_table(load_catalogue(), settings, settings.calibration().name)
+
+
+@pytest.fixture(scope="session")
+def estimates():
+    """``default_estimates()``: a ``macros.figures.EstimateTable`` (``.figures[model_id]``, ``.card_rows``)."""
+    return default_estimates()
+
+
 def seed_rows():
     with open(FIXTURES / "seed-rows.tsv", encoding="utf-8") as handle:
         lines = [line for line in handle if not line.startswith("#")]
@@ -39,25 +56,86 @@ PREVIEW_MODELS = ("glm-130b", "glm-4.1v-thinking", "glm-4.5", "glm-5", "mixtral-
 PREVIEW_CARDS = ("h100-nvl-94gb", "apple-m4-max-128gb", "geforce-rtx-4090", "radeon-instinct-mi300x")
 
 
+# Builds the selected tests need start in the background before the first test (two cores: a
+# build runs beside the tests that need none). Test modules add theirs with ``early_builds``:
+# name -> function(items, pool, tmp_path_factory) that submits the builds those items need.
+EARLY_BUILDS: dict[str, Callable] = {}
+
+
+def early_builds(function: Callable) -> Callable:
+    EARLY_BUILDS[function.__module__ + "." + function.__name__] = function
+    return function
+
+
+def uses(items, fixture: str) -> bool:
+    return any(fixture in getattr(item, "fixturenames", ()) for item in items)
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """A few model and card pages in four languages, built once with the seed calibration."""
+def builds_pool():
+    from .site_build import ParallelBuilds
+
+    pool = ParallelBuilds()
+    yield pool
+    pool.close()
+
+
+SITE_FIXTURES = ("site", "full_site", "built_site")
+
+
+def _needed_at(items, start: Callable) -> int:
+    """Where the first test of a starter's builds comes: builds start in the order tests need them."""
+    for index, item in enumerate(items):
+        if start.__module__ == __name__:
+            if any(name in getattr(item, "fixturenames", ()) for name in SITE_FIXTURES):
+                return index
+        elif getattr(getattr(item, "module", None), "__name__", None) == start.__module__:
+            return index
+    return len(items)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _start_builds(request, builds_pool, tmp_path_factory):
+    items = request.session.items
+    for start in sorted(EARLY_BUILDS.values(), key=lambda start: _needed_at(items, start)):
+        start(items, builds_pool, tmp_path_factory)
+
+
+def _preview_job(folder: Path) -> Callable:
     from .site_build import build_site
 
-    destination = tmp_path_factory.mktemp("site")
-    result = build_site(destination, calibration="seed",
-                        extra_env={"TPS_PREVIEW": ",".join(PREVIEW_MODELS + PREVIEW_CARDS)})
+    return lambda: (folder, build_site(folder, calibration="seed",
+                                       extra_env={"TPS_PREVIEW": ",".join(PREVIEW_MODELS + PREVIEW_CARDS)}))
+
+
+def _full_job(folder: Path) -> Callable:
+    from .site_build import build_site
+
+    return lambda: (folder, build_site(folder, calibration="seed"))
+
+
+@early_builds
+def _sites(items, pool, tmp_path_factory):
+    # Folders are made here, in this thread: tmp_path_factory is not thread-safe.
+    if uses(items, "full_site"):
+        pool.submit("full_site", _full_job(tmp_path_factory.mktemp("full-site")))
+    # The browser tests ask for ``site`` only when no TPS_BROWSER_SITE was built beforehand.
+    if uses(items, "site") or (uses(items, "built_site") and not os.environ.get("TPS_BROWSER_SITE")):
+        pool.submit("site", _preview_job(tmp_path_factory.mktemp("site")))
+
+
+@pytest.fixture(scope="session")
+def site(builds_pool, tmp_path_factory):
+    """A few model and card pages in four languages, built once with the seed calibration."""
+    destination, result = builds_pool.get("site", _preview_job(tmp_path_factory.mktemp("site")))
     assert result.returncode == 0, result.stderr[-3000:]
     return destination
 
 
 @pytest.fixture(scope="session")
-def full_site(tmp_path_factory):
+def full_site(builds_pool, tmp_path_factory):
     """The whole site (every model and card page), for links, the sitemap and checks over every
     page; tests that use it are marked ``full`` (CI runs them in a step of their own)."""
-    from .site_build import build_site
-
-    destination = tmp_path_factory.mktemp("full-site")
-    result = build_site(destination, calibration="seed")
+    destination, result = builds_pool.get("full_site", _full_job(tmp_path_factory.mktemp("full-site")))
     assert result.returncode == 0, result.stderr[-3000:]
     return destination

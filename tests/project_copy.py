@@ -3,10 +3,17 @@ and build-benchmark runs: they edit the copy, never the repository's data."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import importlib
 import os
 import shutil
+import stat
 import subprocess
 import sys
+import tempfile
+import threading
+from copy import deepcopy
 from pathlib import Path
 
 import yaml
@@ -53,12 +60,28 @@ def _strings(value):
             yield from _strings(item)
 
 
+# Copies made once per session, per (models kept, card sample): each case copies one of them.
+_templates: dict[tuple, Path] = {}
+_templates_lock = threading.Lock()
+
+
 def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = CARD_SAMPLE) -> Path:
     """A buildable copy of the project with a small catalogue; returns its folder.
 
     Models not kept are deleted, and taken out of the lists of other data files
     (data/portal.yaml features some). ``card_sample=1`` keeps every card.
     """
+    key = (None if keep_models is None else tuple(sorted(keep_models)), card_sample)
+    with _templates_lock:  # builds make their copies in the session pool's threads
+        if key not in _templates:
+            folder = Path(tempfile.mkdtemp(prefix="tps-project-"))
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            _templates[key] = _make_copy(folder / "project", keep_models, card_sample)
+    shutil.copytree(_templates[key], destination, symlinks=True, dirs_exist_ok=True)
+    return destination
+
+
+def _make_copy(destination: Path, keep_models, card_sample: int) -> Path:
     destination.mkdir(parents=True, exist_ok=True)
     for part in PROJECT_PARTS:
         source = ROOT / part
@@ -75,7 +98,7 @@ def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = 
     for path in sorted((destination / "data").glob("*.yaml")):
         if path.name == "estimator.yaml":
             continue
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         named |= set(_strings(data))
         if isinstance(data, dict) and any(isinstance(v, list) and dropped & set(map(str, v)) for v in data.values()):
             data = {k: [i for i in v if i not in dropped] if isinstance(v, list) else v for k, v in data.items()}
@@ -101,6 +124,43 @@ def mkdocs_build(project: Path, site: Path, **env: str) -> subprocess.CompletedP
 # ------------------------------------------------------------------ in-process checks
 
 _dbgpu: list = []
+YAML_READERS = ("macros.catalogue", "macros.estimator", "macros.offload", "macros.render")
+_parsed: dict[bytes, object] = {}
+
+
+def _remembering(load_yaml):
+    """``load_yaml``, except that a file whose bytes were read before (a data file the case left
+    as it is) is not parsed again: what it gave is handed out afresh. Anything that is not a
+    regular file within the size limit, and every file the case changed, goes to the loader."""
+    from macros.records import MAX_FILE_BYTES
+
+    def load(path):
+        try:
+            info = Path(path).stat()
+        except OSError:
+            return load_yaml(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+            return load_yaml(path)
+        key = Path(path).read_bytes()
+        if key not in _parsed:
+            _parsed[key] = load_yaml(path)
+        return deepcopy(_parsed[key])
+    return load
+
+
+@contextlib.contextmanager
+def _yaml_remembered():
+    from unittest import mock
+
+    from macros import records
+
+    load = _remembering(records.load_yaml)
+    with contextlib.ExitStack() as stack:
+        for name in YAML_READERS:
+            module = importlib.import_module(name)
+            assert module.load_yaml is records.load_yaml, name
+            stack.enter_context(mock.patch.object(module, "load_yaml", load))
+        yield
 
 
 class SettingsOnly(dict):
@@ -121,12 +181,19 @@ def check_copy(project: Path, env: dict[str, str] | None = None) -> None:
     data/ and locales/ (the build's own loaders, pointed at the copy). Raises the DataError
     the build would print. ``env``: build settings, as the environment would give them."""
     from macros import catalogue as cat
+
+    if not _dbgpu:
+        _dbgpu.extend(cat.dbgpu_cards())
+    with _yaml_remembered():
+        _check_copy(project, env)
+
+
+def _check_copy(project: Path, env: dict[str, str] | None) -> None:
+    from macros import catalogue as cat
     from macros import phrases, site
     from macros.estimator import read_settings
     from macros.render import ui_settings
 
-    if not _dbgpu:
-        _dbgpu.extend(cat.dbgpu_cards())
     models = cat.load_models(project / "data" / "models")
     cards = cat.apply_corrections(list(_dbgpu), project / "data" / "gpu-corrections.yaml")
     cards = cat.add_devices(cards, project / "data" / "devices.yaml")

@@ -7,7 +7,9 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,6 +21,30 @@ def build_site(destination: Path, calibration: str = "seed", extra_env: dict | N
            **(extra_env or {})}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
                           cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+class ParallelBuilds:
+    """Builds run in the background, a worker per CPU (plus one); ``get`` waits for one.
+
+    The session's pool (``conftest.builds_pool``) starts every build the selected tests need
+    before the first test, so that they run beside the tests that need no build."""
+
+    def __init__(self):
+        self.pool = ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1)
+        self.futures: dict[str, Future] = {}
+
+    def submit(self, key: str, job: Callable[[], object]) -> None:
+        if key not in self.futures:
+            self.futures[key] = self.pool.submit(job)
+
+    def get(self, key: str, job: Callable[[], object] | None = None):
+        """The result of build ``key``; started now (``job``) if nothing started it."""
+        if key not in self.futures and job is not None:
+            self.submit(key, job)
+        return self.futures[key].result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def page_path(site: Path, language: str, *parts: str) -> Path:

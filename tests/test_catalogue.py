@@ -7,7 +7,6 @@ import pytest
 from macros.catalogue import load_cards, load_models, read_model
 from macros.catalogue_check import check_catalogue, find_hits
 from macros.errors import DataError
-from macros.figures import model_figures
 
 from .conftest import FIXTURES
 
@@ -119,14 +118,14 @@ def test_catalogue_check_finds_the_review_cases():
     assert ("duplicate", ("ryzen-z1-extreme-gpu", "ryzen-z1-gpu")) in found
 
 
-def test_no_model_page_names_a_flagged_card_fastest_or_smallest(catalogue, settings):
+def test_no_model_page_names_a_flagged_card_fastest_or_smallest(catalogue, estimates):
     """Fastest and smallest cards are never a duplicate, series name, placeholder bandwidth or
     unified machine counted as VRAM, accepted or not, nor any card the check leaves open."""
     report = check_catalogue(catalogue.cards)
     shaky = {i for h in report.hits if h.check != "placeholder-date" for i in h.cards}
     shaky |= {i for h in report.open for i in h.cards}
     for model in catalogue.models:
-        f = model_figures(model, catalogue.cards, settings)
+        f = estimates.figures[model.id]
         for e in (f.fastest, f.smallest):
             assert e is None or e.card.id not in shaky, (model.id, e.card.id)
 

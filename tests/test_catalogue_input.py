@@ -3,8 +3,6 @@ the field, raised while reading (before anything is written); the command exits 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +11,7 @@ from macros.catalogue import load_cards, read_model
 from macros.catalogue_check import check_catalogue
 from macros.errors import DataError
 
-from .conftest import FIXTURES, ROOT
+from .conftest import FIXTURES
 
 MODEL = """id: tiny
 name: Tiny
@@ -112,9 +110,11 @@ def test_an_acceptance_of_an_unknown_card_is_one_line(tmp_path, catalogue):
     assert message.startswith(f"{path}: accepted[0].cards") and "geforce-rtx-9999" in message
 
 
-def test_the_command_stops_on_a_bad_model_file_with_one_line(tmp_path):
+def test_the_command_stops_on_a_bad_model_file_with_one_line(tmp_path, capsys):
+    from macros import cli
+
     path = model_file(tmp_path, "native_format: FP8\n")
-    result = subprocess.run([sys.executable, "-m", "macros", "estimate", "--model-file", str(path)],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.count("\n") == 1 and "native_format: expected a quant of the ladder" in result.stderr
+    status = cli.main(["estimate", "--model-file", str(path)])  # in this process (test_cli runs the command)
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "native_format: expected a quant of the ladder" in err

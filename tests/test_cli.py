@@ -83,10 +83,10 @@ def test_human_output_is_an_aligned_table():
 
 
 def test_models_and_cards_listings():
-    code, out, _ = run_installed("models", "--json")  # once through `python3 -m macros`
+    code, out, _ = run("models", "--json")
     assert code == 0 and "glm-130b" in {m["id"] for m in json.loads(out)}
-    code, out, _ = run("cards", "--search", "H100 NVL", "--json")
-    assert [c["card_id"] for c in json.loads(out)] == ["h100-nvl-94gb"]
+    code, out, _ = run_installed("cards", "--search", "H100 NVL", "--json")  # once through `python3 -m macros`
+    assert code == 0 and [c["card_id"] for c in json.loads(out)] == ["h100-nvl-94gb"]
 
 
 def test_model_file_outside_the_catalogue(tmp_path):

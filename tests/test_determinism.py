@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import gzip
 import re
-from concurrent.futures import ThreadPoolExecutor
+import sys
 from pathlib import Path
 
 import pytest
 
+from .conftest import early_builds, uses
 from .project_copy import copy_project, mkdocs_build
 
 pytestmark = pytest.mark.full
@@ -40,20 +41,28 @@ def first_difference(a: bytes, b: bytes) -> str:
     return f"at byte {at}: {a[max(0, at - 60):at + 60]!r} / {b[max(0, at - 60):at + 60]!r}"
 
 
-@pytest.fixture(scope="module")
-def two_sites(tmp_path_factory):
-    folders = {seed: tmp_path_factory.mktemp(f"determinism-{seed}") for seed in ("1", "2")}  # not thread-safe
-
-    def build(seed: str) -> Path:
-        folder = folders[seed]
+def _build(seed: str, folder: Path):
+    def job() -> Path:
         project = copy_project(folder / f"project-{seed}")
         site = folder / "site"
         result = mkdocs_build(project, site, PYTHONHASHSEED=seed)
         assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
         return site
+    return job
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return tuple(pool.map(build, ("1", "2")))
+
+@early_builds
+def _start(items, pool, tmp_path_factory):
+    """Both builds start before the first test, at the same time, in different folders."""
+    if uses([item for item in items if getattr(item, "module", None) is sys.modules[__name__]], "two_sites"):
+        for seed in ("1", "2"):
+            pool.submit(f"{__name__}:{seed}", _build(seed, tmp_path_factory.mktemp(f"determinism-{seed}")))
+
+
+@pytest.fixture(scope="module")
+def two_sites(builds_pool, tmp_path_factory):
+    return tuple(builds_pool.get(f"{__name__}:{seed}", _build(seed, tmp_path_factory.mktemp(f"determinism-{seed}")))
+                 for seed in ("1", "2"))
 
 
 def test_the_copies_build_their_own_small_catalogue(two_sites):

@@ -9,10 +9,12 @@ any dialog (alert, confirm, prompt) fails the test.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
+from .conftest import early_builds, uses
 from .project_copy import copy_project, mkdocs_build
 from .test_bad_input import add_model, hostile_data
 from .test_browser import CHROMIUM, CHROMIUM_ARGS, serving
@@ -31,13 +33,24 @@ def hostile_catalogue(project: Path) -> None:
               organisations=["'><svg onload=alert(6)>"])(project)
 
 
+def _build(folder: Path):
+    def job():
+        project = copy_project(folder / "project")
+        hostile_catalogue(project)
+        site = folder / "site"
+        return site, mkdocs_build(project, site)
+    return job
+
+
+@early_builds
+def _start(items, pool, tmp_path_factory):
+    if uses([item for item in items if getattr(item, "module", None) is sys.modules[__name__]], "hostile_server"):
+        pool.submit(f"{__name__}:site", _build(tmp_path_factory.mktemp("hostile-browser")))
+
+
 @pytest.fixture(scope="module")
-def hostile_server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("hostile-browser")
-    project = copy_project(folder / "project")
-    hostile_catalogue(project)
-    site = folder / "site"
-    result = mkdocs_build(project, site)
+def hostile_server(builds_pool, tmp_path_factory):
+    site, result = builds_pool.get(f"{__name__}:site", _build(tmp_path_factory.mktemp("hostile-browser")))
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     with serving(site) as address:
         yield address

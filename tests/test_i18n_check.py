@@ -1,8 +1,6 @@
 """`tps-atlas i18n check` passes on our catalogues and catches each kind of translator mistake."""
 
 import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -28,11 +26,22 @@ def catalogue(tmp_path, body, lang="nl"):
     return path
 
 
-def test_committed_catalogues_pass():
-    result = subprocess.run([sys.executable, "-m", "macros", "i18n", "check"], cwd=ROOT,
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout
-    assert "phrase catalogues OK" in result.stdout
+def command(capsys, *argv: str) -> tuple[int, str, str]:
+    """``tps-atlas ...`` in this process: its exit status, standard output and error."""
+    from macros import cli
+
+    try:
+        status = cli.main(list(argv))
+    except SystemExit as stop:  # argparse's own mistakes
+        status = stop.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_committed_catalogues_pass(capsys):
+    status, out, _ = command(capsys, "i18n", "check")
+    assert status == 0, out
+    assert "phrase catalogues OK" in out
 
 
 def test_a_clean_catalogue_passes(tmp_path):
@@ -147,10 +156,9 @@ def test_missing_translators_context_is_reported_only_when_asked(tmp_path):
     assert style_problems(tmp_path, 'msgid "Fastest card"\nmsgstr "Snelste kaart"\n', strict_context=True) == []
 
 
-def test_the_cli_takes_strict_context(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "macros", "i18n", "check", "--strict-context", "--language", "nl"],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert "no translators' comment" in result.stdout and result.returncode == 1
+def test_the_cli_takes_strict_context(capsys):
+    status, out, _ = command(capsys, "i18n", "check", "--strict-context", "--language", "nl")
+    assert "no translators' comment" in out and status == 1
 
 
 def test_extract_keeps_translators_comments(tmp_path):
@@ -162,16 +170,15 @@ def test_extract_keeps_translators_comments(tmp_path):
     assert f"#. {COMMENT_TAG} {{count}} is a number of cards." in pot.read_text(encoding="utf-8")
 
 
-def test_the_cli_fails_and_lists_problems(tmp_path):
+def test_the_cli_fails_and_lists_problems(tmp_path, capsys):
     locales = tmp_path / "locales"
     shutil.copytree(ROOT / "locales", locales)
     po = locales / "de" / "LC_MESSAGES" / "messages.po"
     text = po.read_text(encoding="utf-8")
     po.write_text(text.replace('"{model}', '"{modell}', 1), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "macros", "i18n", "check", "--locales", str(locales)],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 1
-    assert "messages.po:" in result.stdout and "placeholders differ" in result.stdout
+    status, out, _ = command(capsys, "i18n", "check", "--locales", str(locales))
+    assert status == 1
+    assert "messages.po:" in out and "placeholders differ" in out
 
 
 def locales_with(tmp_path, language, msgid, msgstr):

@@ -6,22 +6,26 @@ are found in the data, not written here: the first model row that has a measured
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+from functools import lru_cache
 
 import pytest
 
+from macros import cli
+from macros.catalogue import load_catalogue
 from macros.errors import DataError
 from macros.figures import EstimateTable
 from macros.measured import COLUMNS, MeasuredIndex, load_runs, read_runs
 from macros.phrases import LANGUAGES, Phrases
 from macros.pages import measured_note
 
-from .conftest import ROOT
-from .project_copy import copy_project, mkdocs_build
+from .conftest import ROOT, default_estimates, early_builds, uses
 from .site_build import page_path, visible_text
 
 GOOD = ["geforce-rtx-4090", "RTX 4090", "CUDA", "b6123", "2025-08-01", "llama-3-8b", "Llama 3 8B", "8", "",
@@ -70,35 +74,56 @@ def test_a_short_line_and_a_wrong_header_are_one_line_errors(tmp_path):
         read_runs(path)
 
 
-def test_the_command_says_which_line_is_bad(tmp_path):
+def test_the_command_says_which_line_is_bad(tmp_path, monkeypatch, capsys):
+    from macros import measured
+
     row = list(GOOD)
     row[COLUMNS.index("tok_s")] = "-3"
-    copy = copy_project(tmp_path / "project", keep_models=("llama-3.1-8b",))
-    (copy / "data" / "measured").mkdir(exist_ok=True)
-    write_table(copy / "data" / "measured", GOOD, row).rename(copy / "data" / "measured" / "llama-cpp.tsv")
-    result = subprocess.run([sys.executable, "-m", "macros", "estimate", "llama-3.1-8b", "--json"], cwd=copy,
-                            capture_output=True, text=True, env={"PYTHONPATH": str(copy), "PATH": "/usr/bin:/bin"})
-    assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.strip().splitlines() == [
+    (tmp_path / "data" / "measured").mkdir(parents=True)
+    table = write_table(tmp_path / "data" / "measured", GOOD, row)
+    monkeypatch.setattr(measured, "MEASURED_FILE", table.rename(tmp_path / "data" / "measured" / "llama-cpp.tsv"))
+    monkeypatch.chdir(tmp_path)  # the message names the file from the working folder, as the command does
+    measured.load_runs.cache_clear()
+    try:
+        status = cli.main(["estimate", "llama-3.1-8b", "--json"])
+    finally:
+        measured.load_runs.cache_clear()
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.strip().splitlines() == [
         "tps-atlas: data/measured/llama-cpp.tsv:4: tok_s: expected a number above 0, found '-3'"]
 
 
 # ---------------------------------------------------------------- which run a row shows
 
-@pytest.fixture(scope="module")
-def table(catalogue, settings):
-    return EstimateTable(catalogue.models, catalogue.cards, settings, settings.calibration(), load_runs())
+def default_table() -> EstimateTable:
+    """Every model on every card with the default calibration (the one the preview is built with)."""
+    return default_estimates()
 
 
-@pytest.fixture(scope="module")
-def measured_pair(table, catalogue):
-    """The first (model, estimate, run) of the catalogue with a measured run beside it."""
-    for model in catalogue.models:
+@lru_cache(maxsize=None)
+def first_measured_pair():
+    """The first (model, estimate, run) of the catalogue with a measured run beside it, or None."""
+    table = default_table()
+    for model in load_catalogue().models:
         for e in table.figures[model.id].rows:
             run = table.measured(model, e)
             if run:
                 return model, e, run
-    pytest.skip("no model row has a measured run at its quant")
+    return None
+
+
+@pytest.fixture(scope="module")
+def table():
+    return default_table()
+
+
+@pytest.fixture(scope="module")
+def measured_pair():
+    pair = first_measured_pair()
+    if pair is None:
+        pytest.skip("no model row has a measured run at its quant")
+    return pair
 
 
 def test_a_row_shows_a_run_of_its_quant_on_its_chip(measured_pair, catalogue):
@@ -123,10 +148,12 @@ def test_a_different_quant_or_size_shows_no_run(catalogue):
 # ---------------------------------------------------------------- the command
 
 def estimate_json(*args):
-    result = subprocess.run([sys.executable, "-m", "macros", "estimate", *args, "--json"], cwd=ROOT,
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    """``tps-atlas estimate ... --json``, in this process (tests/test_cli.py runs it as a command)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(["estimate", *args, "--json"])
+    assert status == 0, err.getvalue()
+    return json.loads(out.getvalue())
 
 
 def test_command_rows_carry_prompt_speed_time_to_first_token_and_measured(measured_pair):
@@ -153,15 +180,27 @@ def test_command_decodes_slower_at_32k_than_at_4k():
 
 # ---------------------------------------------------------------- built pages
 
+def _preview_job(site):
+    def job():
+        model, e, _ = first_measured_pair()
+        return site, subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "-d", str(site)], cwd=ROOT,
+                                    env={**os.environ, "TPS_PREVIEW": f"{model.id},{e.card.id}",
+                                         "NO_MKDOCS_2_WARNING": "1", "TPS_CALIBRATION": ""},
+                                    capture_output=True, text=True, timeout=900)
+    return job
+
+
+@early_builds
+def _start(items, pool, tmp_path_factory):
+    mine = [item for item in items if getattr(item, "module", None) is sys.modules[__name__]]
+    if uses(mine, "preview") and first_measured_pair():
+        pool.submit(f"{__name__}:preview", _preview_job(tmp_path_factory.mktemp("measured-site")))
+
+
 @pytest.fixture(scope="module")
-def preview(tmp_path_factory, measured_pair):
-    """The measured pair's model and card pages, in all four languages."""
-    model, e, _ = measured_pair
-    site = tmp_path_factory.mktemp("measured-site")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "-d", str(site)], cwd=ROOT,
-                            env={**os.environ, "TPS_PREVIEW": f"{model.id},{e.card.id}",
-                                 "NO_MKDOCS_2_WARNING": "1", "TPS_CALIBRATION": ""},
-                            capture_output=True, text=True, timeout=900)
+def preview(builds_pool, tmp_path_factory, measured_pair):
+    """The measured pair's model and card pages, in all four languages (default calibration)."""
+    site, result = builds_pool.get(f"{__name__}:preview", _preview_job(tmp_path_factory.mktemp("measured-site")))
     assert result.returncode == 0, result.stderr[-3000:]
     return site
 
@@ -194,18 +233,24 @@ def test_worked_figure_names_the_class_and_its_constants(preview, measured_pair,
 
 
 def test_built_pages_decode_slower_at_32k_than_at_4k(tmp_path):
-    copy = copy_project(tmp_path / "project", keep_models=("llama-3.1-8b",))
+    """The model page's card table, rendered as the build renders it, from an estimator file whose
+    context_tokens is 4,096 and then 32,768 (in this process: no build of a copy per context)."""
+    from macros.catalogue import Catalogue, Portal
+    from macros.estimator import read_settings
+    from macros.render import Renderer
+
+    full = load_catalogue()
+    # One card in ten is plenty to compare (the table of every card is the calculator's, test_parity).
+    catalogue = Catalogue(cards=full.cards[::10], models=(full.model("llama-3.1-8b"),))
     speeds = {}
     for context in (4096, 32768):
-        settings_file = copy / "data" / "estimator.yaml"
+        settings_file = tmp_path / f"estimator-{context}.yaml"
         text = (ROOT / "data" / "estimator.yaml").read_text(encoding="utf-8")
-        settings_file.write_text(re.sub(r"(?m)^context_tokens: \d+", f"context_tokens: {context}", text),
-                                 encoding="utf-8")
-        site = tmp_path / f"site-{context}"
-        result = mkdocs_build(copy, site, TPS_PREVIEW="llama-3.1-8b", TPS_BUILD_NL="false", TPS_BUILD_FR="false",
-                              TPS_BUILD_DE="false")
-        assert result.returncode == 0, result.stderr[-2000:]
-        page = page_path(site, "en", "models", "llama-3.1-8b").read_text(encoding="utf-8")
+        changed = re.sub(r"(?m)^context_tokens: \d+", f"context_tokens: {context}", text)
+        settings_file.write_text(changed, encoding="utf-8")
+        settings = read_settings(settings_file)
+        assert settings.context_tokens == context
+        page = Renderer("en", catalogue, settings, Portal((), (), ())).render_model_table("llama-3.1-8b")
         # Verdict, speed, card, memory, need, quant, ...: the speed and the quant of each row.
         rows = re.findall(r'<tr data-card="([^"]+)"><td class="tps-fit-\w+">[^<]*</td><td>([\d,.]+) tok/s'
                           r'.*?<td>((?:Q|IQ)[^<]*)</td>', page)
