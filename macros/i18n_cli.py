@@ -7,8 +7,8 @@ check    fails, listing file:line and the problem, on untranslated or fuzzy entr
          placeholders missing, added or renamed, a wrong number of plural forms,
          markup that differs from the source, or what GNU msgfmt --check-format finds;
          then the style classes of i18n_style (a sentence starting with a number, English
-         words left, French no-break spaces; with --strict-context, entries with
-         placeholders but no translators' comment)
+         words left, French no-break spaces, entries with placeholders but no translators'
+         comment, a generic noun before a card's name)
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def msgfmt_check(path: Path) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.startswith(f"{path}:")]
 
 
-def check(locales_dir: Path = LOCALES_DIR, languages=LANGUAGES, strict_context: bool = False) -> list[str]:
+def check(locales_dir: Path = LOCALES_DIR, languages=LANGUAGES, strict_context: bool = True) -> list[str]:
     problems = []
     for language in languages:
         problems += check_catalogue(po_path(language, locales_dir), language)
@@ -184,7 +184,7 @@ def run(args) -> int:
         update(locales_dir)
         print("updated " + ", ".join(str(po_path(lang, locales_dir)) for lang in LANGUAGES))
     else:
-        problems = check(locales_dir, args.language or LANGUAGES, args.strict_context)
+        problems = check(locales_dir, args.language or LANGUAGES)
         for problem in problems:
             print(problem)
         if problems:
@@ -199,6 +199,4 @@ def add_i18n_commands(sub) -> None:
     i18n.add_argument("action", choices=("extract", "update", "check"))
     i18n.add_argument("--locales", metavar="DIR", help="the locales folder (default: locales/)")
     i18n.add_argument("--language", action="append", choices=LANGUAGES, help="check only this language")
-    i18n.add_argument("--strict-context", action="store_true",
-                      help="check: also require a translators' comment (#.) on every entry with placeholders")
     i18n.set_defaults(run=run)

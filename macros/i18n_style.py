@@ -7,12 +7,11 @@ Each finding is one line naming the file, the line of the entry and the entry:
 - English words left in a nl/fr/de entry (a compact stop-list of English words that no
   translation needs; the field's own terms, GPU, MoE, KV ..., are allowed);
 - French: an ordinary space (or none) before a unit (Go, tok/s, ms, %) or before : ; ? ! »;
-- an entry with placeholders and no translators' comment (``#.``) saying what they hold:
-  only with ``--strict-context``, as the phrase calls do not carry comments yet;
+- an entry with placeholders and no translators' comment (``#.``) saying what they hold;
 - a generic noun put before a card's name to dodge its article ("auf der Grafikkarte {card}",
   which calls an Apple M3 Ultra a graphics card): the translation should write ``{card:dat}``
-  (macros/names.py); also only with ``--strict-context``, as the code must pass the name with
-  its forms first.
+  (macros/names.py).
+(``strict_context=False`` leaves the last two out, for tests of one class at a time.)
 
 >>> starts_with_count("{count} kaarten halen dat.")
 True

@@ -367,6 +367,9 @@ class HostileCatalogue:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.real.ngettext(singular, plural, n)
 
+    def pgettext(self, context: str, message: str) -> str:
+        return self.real.pgettext(context, message)
+
 
 def test_26_a_phrase_in_an_attribute_is_escaped_for_it():
     from macros.estimator import load_settings

@@ -156,9 +156,18 @@ def test_missing_translators_context_is_reported_only_when_asked(tmp_path):
     assert style_problems(tmp_path, 'msgid "Fastest card"\nmsgstr "Snelste kaart"\n', strict_context=True) == []
 
 
-def test_the_cli_takes_strict_context(capsys):
-    status, out, _ = command(capsys, "i18n", "check", "--strict-context", "--language", "nl")
-    assert "no translators' comment" in out and status == 1
+def test_the_cli_requires_translators_context(capsys, tmp_path):
+    locales = tmp_path / "locales"
+    shutil.copytree(ROOT / "locales", locales)
+    po = locales / "nl" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8")
+    # The comment of an entry with a placeholder taken away: the check names it.
+    entry = text.index('msgid "No card in our catalogue can run {model} at these settings."')
+    start = text.rindex("\n\n", 0, entry) + 2
+    end = text.index("#:", start)
+    po.write_text(text[:start] + text[end:], encoding="utf-8")
+    status, out, _ = command(capsys, "i18n", "check", "--locales", str(locales), "--language", "nl")
+    assert "no translators' comment" in out and "messages.po:" in out and status == 1
 
 
 def test_extract_keeps_translators_comments(tmp_path):

@@ -24,6 +24,7 @@ from macros.figures import EstimateTable
 from macros.measured import COLUMNS, MeasuredIndex, load_runs, read_runs
 from macros.phrases import LANGUAGES, Phrases
 from macros.pages import measured_note
+from macros.vocabulary import SPEED_CLASSES
 
 from .conftest import ROOT, default_estimates, early_builds, uses
 from .site_build import page_path, visible_text
@@ -227,7 +228,8 @@ def test_worked_figure_names_the_class_and_its_constants(preview, measured_pair,
     fastest = table.figures[model.id].fastest
     speed_class = settings.calibration().speed_class(fastest.card)
     f = Phrases("en").fmt
-    assert (f"Cards of the class “{speed_class.name}” reach about {f.percent(speed_class.efficiency)} of it and "
+    label = Phrases("en").term(SPEED_CLASSES[speed_class.name])  # "data-centre cards with HBM memory"
+    assert (f"Cards of the class “{label}” reach about {f.percent(speed_class.efficiency)} of it and "
             f"spend {f.decimal(speed_class.overhead_ms, 2)} ms per token on fixed costs") in page
     assert f"KV cache read per token with {f.count(settings.context_tokens)} tokens of context" in page
 

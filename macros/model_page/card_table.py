@@ -77,8 +77,9 @@ def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
             # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
             # in words; the singular is said of the only card). Example: "The ten
             # fastest cards for GLM-130B"
-            "chart_title": str(c.n_words(NP_("The only card that runs {model}",
-                                             "The {count} fastest cards for {model}"), len(items), model=m.name)),
+            # Markup, not str: the chart template would escape the escaped name again.
+            "chart_title": c.n_words(NP_("The only card that runs {model}",
+                                         "The {count} fastest cards for {model}"), len(items), model=m.name),
             # TRANSLATORS: {model} is the model's name; {items} is cards with their
             # speeds. Example: "Estimated tokens per second of the fastest cards for
             # GLM-130B: AMD Instinct MI300A (128 GB unified) (31.2 tok/s), H100 NVL 94
