@@ -49,24 +49,24 @@ def smallest(c: PageContext, fig: ModelFigures) -> list[Row]:
     return [row(c, e) for e in fig.smallest_rows[:SMALLEST_SHOWN]]
 
 
-def list_titles(c: PageContext, m: Model, fig: ModelFigures) -> tuple[str, str]:
-    """The headings of the fastest and smallest lists, for as many cards as they hold."""
+def list_titles(c: PageContext, m: Model, fig: ModelFigures) -> tuple[Markup, Markup]:
+    """The headings of the fastest and smallest lists, for as many cards as they hold (Markup: the
+    template must not escape the escaped model name again)."""
     p = c.p
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {model} is the model's name. Example: "The only GPU that
         # runs DeepSeek-V3"
-        only = str(p.t(N_("The only GPU that runs {model}"), model=m.name))
-        return only, ""
+        return p.t(N_("The only GPU that runs {model}"), model=m.name), Markup("")
     fastest = min(fig.cards_fit, EXTREMES)
     # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
     # in words). Example: "The ten fastest GPUs for GLM-130B"
-    return (str(c.n_words(NP_("The fastest GPU for {model}", "The {count} fastest GPUs for {model}"), fastest,
-                    model=m.name)),
+    return (c.n_words(NP_("The fastest GPU for {model}", "The {count} fastest GPUs for {model}"), fastest,
+                      model=m.name),
             # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
             # in words). Example: "The five smallest GPUs that still run GLM-130B"
-            str(c.n_words(NP_("The smallest GPU that still runs {model}",
-                              "The {count} smallest GPUs that still run {model}"),
-                    min(fig.cards_fit, SMALLEST_SHOWN), model=m.name)))
+            c.n_words(NP_("The smallest GPU that still runs {model}",
+                          "The {count} smallest GPUs that still run {model}"),
+                      min(fig.cards_fit, SMALLEST_SHOWN), model=m.name))
 
 
 def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
