@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from macros.catalogue import load_catalogue
+from macros.names import card_name
 from macros.phrases import LANGUAGES, Phrases
 
 from .conftest import ROOT
@@ -364,7 +366,8 @@ def test_a_row_shows_how_its_figure_was_worked_out(context, server):
     assert working.count() == 1 and row.get_attribute("aria-expanded") == "true"
     text = working.inner_text()
     dutch = Phrases("nl")
-    assert str(dutch.t("How the figure for the {card} was worked out", card="H100 NVL 94 GB")) in text
+    h100 = card_name(load_catalogue().card("h100-nvl-94gb"), "nl")  # "de H100 NVL 94 GB" where the phrase asks
+    assert str(dutch.t("How the figure for the {card} was worked out", card=h100)) in text
     assert "3.940 GB/s" in text and "llama-bench -m glm-130b-Q4_K_M.gguf" in text
     row.locator("td").first.click()
     assert page.locator("tr.tps-working-row").count() == 0
