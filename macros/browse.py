@@ -126,7 +126,7 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         "ceiling": settings.max_quality,
         "buffer": f.gb(settings.compute_buffer_gb, 2),
         "kv_estimate": f.gb(settings.kv_estimate_gb_per_1k_tokens, 3),
-        "reading": f.count(settings.reading_speed_tok_s),
+        "reading": f.count_words(settings.reading_speed_tok_s),
         "quants": [(q.name, f.decimal(q.bits_per_weight, 2)) for q in settings.quants],
         "calibrations": calibrations,
         "classes": classes,

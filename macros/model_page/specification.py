@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .. import vocabulary
 from ..catalogue import Model
+from ..names import organisation_name
 from ..phrases import N_, NP_
 from .context import PageContext
 
@@ -50,7 +51,7 @@ def groups(c: PageContext, m: Model) -> list[Group]:
         return None if flag is None else g(N_("yes")) if flag else g(N_("no"))
 
     origin = keep(
-        (N_("Organisation"), f.names(m.organisations)),
+        (N_("Organisation"), f.names(str(organisation_name(o, p.language)) for o in m.organisations)),
         (N_("Organisation type"), c.terms(vocabulary.ORGANISATION_TYPES, m.organisation_types)),
         (N_("Country"), f.names(f.territory(c) for c in m.countries)),
         (N_("Published"), f.day(m.published) if m.published else None),
