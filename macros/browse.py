@@ -126,7 +126,9 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         "ceiling": settings.max_quality,
         "buffer": f.gb(settings.compute_buffer_gb, 2),
         "kv_estimate": f.gb(settings.kv_estimate_gb_per_1k_tokens, 3),
-        "reading": f.count_words(settings.reading_speed_tok_s),
+        # In words as the model pages say it ("ten"), unless the setting has a fraction.
+        "reading": f.count_words(int(settings.reading_speed_tok_s)) if settings.reading_speed_tok_s.is_integer()
+        else f.decimal(settings.reading_speed_tok_s, 1),
         "quants": [(q.name, f.decimal(q.bits_per_weight, 2)) for q in settings.quants],
         "calibrations": calibrations,
         "classes": classes,
