@@ -160,9 +160,9 @@ class ModelFigures:
 
 
 def smallest_order(e: Estimate) -> tuple:
-    """Least memory first; among equal memory, the oldest card (the cheapest way in)."""
-    released = e.card.released.toordinal() if e.card.released else 0
-    return (e.card.vram_gb, released, e.card.name.casefold())
+    """Least memory first; among equal memory, the fastest (as the tables order), then the newest:
+    the oldest would name cards current llama.cpp builds no longer support (a 2010 Quadro 6000)."""
+    return (e.card.vram_gb,) + speed_order(e)
 
 
 def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,

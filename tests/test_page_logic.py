@@ -93,15 +93,15 @@ def test_no_card_states_the_shortfall_against_the_usable_memory(catalogue, setti
 
 
 def test_tile_and_list_name_the_same_smallest_card(catalogue, settings, seed, base_card):
-    # Two cards of the least memory: the slower, older one is the cheapest way in; before, the
-    # tile named it and the list (sorted by speed) did not.
+    # Two cards of the least memory: the faster (newer) one leads both the tile and the list; before,
+    # the tile named the older one and the list (sorted by speed) did not.
     cards = [card(base_card, "Old Sixteen", 16, 200, dt.date(2016, 1, 1)),
              card(base_card, "New Sixteen", 16, 600, dt.date(2024, 1, 1)),
              card(base_card, "Big", 48, 900)]
     figs = figures(catalogue, settings, seed, "llama-3.1-8b", cards)
     en = page(figs, settings)
     tile = dict((label, main) for label, main, _ in en.tiles)["Smallest card that fits"]
-    assert tile == en.smallest[0].card == figs.smallest_rows[0].card.name == "Old Sixteen"
+    assert tile == en.smallest[0].card == figs.smallest_rows[0].card.name == "New Sixteen"
     assert [r.card for r in en.smallest] == [e.card.name for e in figs.smallest_rows]
 
 

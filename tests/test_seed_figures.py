@@ -59,8 +59,11 @@ def test_glm_41v_headline_and_tiers(figures):
     assert abs(f.cards_fit - 582) <= 0.01 * 582
     assert abs(f.reading_speed_cards - 541) <= 0.01 * 541
     assert close(f.median_tok_s, 21.1, SPEED_TOLERANCE)
-    assert (f.smallest.card.name, f.smallest.quant.name) == ("Quadro 6000", "Q3_K_M")
-    assert close(f.smallest.tok_s, 15.5, SPEED_TOLERANCE)
+    # The seed named the oldest 6 GB card (Quadro 6000); we name the fastest of that memory. The seed's
+    # figure for the Quadro 6000 still holds on its row.
+    assert (f.smallest.card.vram_gb, f.smallest.quant.name) == (6, "Q3_K_M")
+    quadro = next(e for e in f.rows if e.card.name == "Quadro 6000")
+    assert quadro.quant.name == "Q3_K_M" and close(quadro.tok_s, 15.5, SPEED_TOLERANCE)
     assert f.nearest_miss.shortfall_gb == pytest.approx(1.6, abs=0.05)
     expected = {
         8: ({"CMP 170HX 8 GB"}, "Q5_K_M", 7.2, 125, "tight"),

@@ -202,10 +202,9 @@
     return r || compareKeys([nameKey(a.card)], [nameKey(b.card)]);
   }
 
-  // Least memory first; among equal memory, the oldest card (the cheapest way in).
+  // Least memory first; among equal memory, as the tables order (macros/figures.py smallest_order).
   function smallestOrder(a, b) {
-    return compareKeys([a.card.vram_gb, releasedKey(a.card), nameKey(a.card)],
-                       [b.card.vram_gb, releasedKey(b.card), nameKey(b.card)]);
+    return a.card.vram_gb !== b.card.vram_gb ? a.card.vram_gb - b.card.vram_gb : speedOrder(a, b);
   }
 
   function missOrder(a, b) {
