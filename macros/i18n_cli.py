@@ -24,15 +24,12 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.plurals import get_plural
 
 from .errors import DataError
-from .names import CASES, forms_problem
+from .names import CASES, NAME_PLACEHOLDERS, forms_problem
 from .phrases import (DOMAIN, FORMS_CONTEXT, LANGUAGES, LOCALES_DIR, consistent, markup_problem, placeholders, po_path,
                       read_catalog, template_syntax)
 
 ROOT = LOCALES_DIR.parent
 KEYWORDS = ["-k", "N_", "-k", "NP_:1,2", "-k", "NC_:1c,2"]
-CASE_SPEC = re.compile(r"\{(\w+):(?:" + "|".join(c for case in CASES for c in (case, case.capitalize())) + r")\}")
-# The forms of a name may say it without {name}: msgfmt must not read them as format strings.
-FORMS_FLAG = re.compile(r'^(#,.*?)(?:, )?python-brace-format(.*\n(?:#.*\n)*msgctxt "name forms: )', re.M)
 # The phrases whose placeholders the browser fills (device.js and calculator.js).
 BROWSER_FILLED = ("macros/ui.py", "macros/export.py")
 # A code comment starting with this tag, right above a phrase, reaches the translators as "#.".
@@ -54,19 +51,27 @@ def extract(locales_dir: Path = LOCALES_DIR) -> Path:
                 "--msgid-bugs-address", "translators@tps-atlas.invalid", "-o", str(pot), ".")
     finally:
         os.chdir(previous)
-    join_comments(pot)
+    tidy_template(pot)
     return pot
 
 
-def join_comments(pot: Path) -> None:
+def tidy_template(pot: Path) -> None:
     """One translators' comment per entry, wrapped as a paragraph: Babel keeps each code line as
-    its own comment and wraps each again, which cuts sentences into fragments."""
+    its own comment and wraps each again, which cuts sentences into fragments. And the entries
+    that are not Python format strings for GNU msgfmt (nor Poedit, nor Weblate) say so: a name's
+    case ({card:dat}, macros/names.py) reads to them as a broken format spec, and the forms of a
+    name may leave {name} out. Our own check covers their placeholders and cases instead."""
     from babel.messages.pofile import read_po, write_po
     with pot.open("rb") as file:
         catalog = read_po(file)
     for message in catalog:
         if len(message.auto_comments) > 1:
             message.auto_comments = [" ".join(c.strip() for c in message.auto_comments)]
+        forms = bool(message.context and message.context.startswith(FORMS_CONTEXT))
+        ids = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
+        if forms or any(placeholders(text) & NAME_PLACEHOLDERS for text in ids):
+            message.flags.discard("python-brace-format")
+            message.flags.add("no-python-brace-format")
     with pot.open("wb") as file:
         write_po(file, catalog, width=0, sort_by_file=True)
 
@@ -79,6 +84,20 @@ def update(locales_dir: Path = LOCALES_DIR) -> None:
                     "--no-wrap", "--ignore-obsolete")
         else:
             pybabel("init", "-i", str(pot), "-d", str(locales_dir), "-D", DOMAIN, "-l", language, "--no-wrap")
+        drop_contradicting_flags(po_path(language, locales_dir))
+
+
+# Babel's update keeps an entry's old flags beside the template's: "no-python-brace-format,
+# python-brace-format" would leave msgfmt checking what the template says it must not.
+BOTH_FLAGS = re.compile(r"^(#,.*\bno-python-brace-format\b.*?)(?:, python-brace-format\b|\bpython-brace-format, )",
+                        re.M)
+
+
+def drop_contradicting_flags(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    tidy = BOTH_FLAGS.sub(r"\1", text)
+    if tidy != text:
+        path.write_text(tidy, encoding="utf-8")
 
 
 def check_catalogue(path: Path, language: str) -> list[str]:
@@ -145,13 +164,8 @@ def msgfmt_check(path: Path) -> list[str]:
     """GNU msgfmt's own syntax and format checks, where gettext is installed."""
     if not shutil.which("msgfmt"):
         return []
-    # A case after a name ({card:dat}, macros/names.py) is ours, not Python's format syntax:
-    # msgfmt reads the copy without it (same lines, so its line numbers hold).
-    text = path.read_text(encoding="utf-8", errors="replace")
-    bare = FORMS_FLAG.sub(r"\1\2", CASE_SPEC.sub(r"{\1}", text))
-    result = subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", "-"], input=bare,
+    result = subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", str(path)],
                             capture_output=True, text=True)
-    result.stderr = result.stderr.replace("<stdin>:", f"{path}:")
     if result.returncode == 0:
         return []
     # Keep its file:line reports; drop the summary ("msgfmt: found 1 fatal error").

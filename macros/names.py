@@ -50,6 +50,8 @@ from .records import load_yaml
 
 NAMES_FILE = Path(__file__).resolve().parent.parent / "data" / "names.yaml"
 CASES = ("name", "nom", "acc", "dat", "gen", "a", "de", "in")
+# The placeholders the code fills with a Name, so that a translation may write them with a case.
+NAME_PLACEHOLDERS = frozenset({"card", "fast_card", "small_card", "miss_card", "peer", "organisation", "country"})
 CARD_KINDS = ("gpu", "processor", "computer")
 
 

@@ -92,10 +92,23 @@ def catalogue(tmp_path, body, lang="de"):
 
 
 def test_a_case_after_a_name_passes_every_check(tmp_path):
-    body = ('#, python-brace-format\nmsgid "Can the {card} run {model}?"\n'
+    # The flag `i18n extract` gives an entry with a name placeholder (see the test below).
+    body = ('#, no-python-brace-format\nmsgid "Can the {card} run {model}?"\n'
             'msgstr "Läuft {model} auf {card:dat}?"\n')
     path = catalogue(tmp_path, body)
     assert check_catalogue(path, "de") == [] and msgfmt_check(path) == []
+
+
+def test_extract_flags_entries_with_names_as_no_python_format(tmp_path):
+    from macros.i18n_cli import tidy_template
+    pot = tmp_path / "messages.pot"
+    pot.write_text('#, python-brace-format\nmsgid "Can the {card} run {model}?"\nmsgstr ""\n\n'
+                   '#, python-brace-format\nmsgid "{model} needs {need}."\nmsgstr ""\n', encoding="utf-8")
+    tidy_template(pot)
+    text = pot.read_text(encoding="utf-8")
+    # msgfmt (and Poedit, Weblate) would read {card:dat} as a broken format spec; {model} alone stays checked.
+    assert '#, no-python-brace-format\nmsgid "Can the {card}' in text
+    assert '#, python-brace-format\nmsgid "{model} needs' in text
 
 
 def test_an_unknown_case_is_reported_with_file_line_and_entry(tmp_path):
@@ -106,7 +119,7 @@ def test_an_unknown_case_is_reported_with_file_line_and_entry(tmp_path):
 
 
 def test_name_forms_may_say_the_name_in_their_own_words(tmp_path):
-    body = ('#, python-brace-format\nmsgctxt "name forms: Tsinghua University"\nmsgid "nom: {name}"\n'
+    body = ('#, no-python-brace-format\nmsgctxt "name forms: Tsinghua University"\nmsgid "nom: {name}"\n'
             'msgstr "nom: l’université Tsinghua | de: de l’université Tsinghua"\n')
     path = catalogue(tmp_path, body, "fr")
     assert check_catalogue(path, "fr") == [] and msgfmt_check(path) == []
