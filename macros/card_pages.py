@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Estimate
-from .pages import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
+from .model_page import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
 from .data_text import english
 from .names import card_name
 from .phrases import N_, NP_, Phrases

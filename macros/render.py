@@ -22,7 +22,7 @@ from .charts import bar_chart
 from .estimator import Settings
 from .export import context_warning, page_labels, script_safe_json
 from .figures import EstimateTable
-from .pages import WORKING_CHECK, ModelPage, ModelPageBuilder
+from .model_page import WORKING_CHECK, ModelPage, ModelPageBuilder
 from .offload_pages import offload_methodology, ram_inputs
 from .phrases import N_, Phrases
 from .records import FieldReader, load_yaml

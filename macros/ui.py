@@ -15,7 +15,7 @@ Sentences keep their ``{name}`` placeholders: the browser fills them with escape
 from __future__ import annotations
 
 from .export import plural_runs
-from .pages import fit_label
+from .model_page import fit_label
 from .phrases import N_, NP_, Phrases, placeholders
 
 

@@ -23,7 +23,7 @@ from macros.errors import DataError
 from macros.figures import EstimateTable
 from macros.measured import COLUMNS, MeasuredIndex, load_runs, read_runs
 from macros.phrases import LANGUAGES, Phrases
-from macros.pages import measured_note
+from macros.model_page import measured_note
 from macros.vocabulary import SPEED_CLASSES
 
 from .conftest import ROOT, default_estimates, early_builds, uses

@@ -105,7 +105,7 @@ def test_measured_offload_runs_within_a_quarter():
 def test_model_page_answers_with_the_figure_for_the_nearest_card(language):
     import datetime as dt
 
-    from macros.pages import ModelPageBuilder, fit_label
+    from macros.model_page import ModelPageBuilder, fit_label
     from macros.phrases import Phrases
 
     catalogue, settings = load_catalogue(), load_settings()
