@@ -46,7 +46,8 @@ def fitted_yaml(calibration, kv: float, overhead: float, ranges: dict) -> str:
         low, high = ranges[c.name]
         lines.append("      - {" + ", ".join(keys) + ",\n         "
                      f"efficiency: {c.efficiency:.3f}, overhead_ms: {c.overhead_ms:.2f}, "
-                     f"prompt_efficiency: {c.prompt_efficiency:.3f}, prompt_flop_per_byte: {c.prompt_flop_per_byte:.1f}, "
+                     f"prompt_efficiency: {c.prompt_efficiency:.3f}, "
+                     f"prompt_flop_per_byte: {c.prompt_flop_per_byte:.1f}, "
                      f"range: {{low: {low:.2f}, high: {high:.2f}}}}}")
     return "\n".join(lines)
 
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     for (key, backend), s in result.by_class_backend.items():
         print(f"  {key + ' ' + backend:28} {s.line()}")
     if result.prompt:
-        print(f"\nprompt processing, leave one device out (range: the class's decode range):")
+        print("\nprompt processing, leave one device out (range: the class's decode range):")
         print(f"  {'overall':28} {result.prompt.line()}")
         for key, s in result.prompt_by_class.items():
             print(f"  {key:28} {s.line()}")

@@ -74,8 +74,9 @@ def is_model_page(relative: Path) -> bool:
 
 # ------------------------------------------------------------ the bare project
 
-WORDS = ("memory bandwidth decides how fast a card generates tokens once the compressed "
-         "model fits the card and leaves room for the cache of the conversation").split()
+WORDS = ["memory", "bandwidth", "decides", "how", "fast", "a", "card", "generates", "tokens", "once", "the",
+         "compressed", "model", "fits", "the", "card", "and", "leaves", "room", "for", "the", "cache", "of", "the",
+         "conversation"]
 
 
 def markdown_page(number: int, target: int) -> str:
@@ -130,9 +131,10 @@ def main() -> None:
         relative = [p.relative_to(site) for p in pages]
         sizes = [p.stat().st_size for p in pages]
         per_language = {language: sum(language_of(r) == language for r in relative) for language in LANGUAGES}
-        model_sizes = [s for r, s in zip(relative, sizes) if is_model_page(r)]
-        largest = max(zip(sizes, relative))
-        largest_model = max(((s, r) for r, s in zip(relative, sizes) if is_model_page(r)), default=(0, None))
+        model_sizes = [s for r, s in zip(relative, sizes, strict=True) if is_model_page(r)]
+        largest = max(zip(sizes, relative, strict=True))
+        largest_model = max(((s, r) for r, s in zip(relative, sizes, strict=True) if is_model_page(r)),
+                            default=(0, None))
         index = site / "search" / "search_index.json"
         index_mb = index.stat().st_size / 1e6 if index.exists() else 0.0
         all_indexes = sum(p.stat().st_size for p in site.rglob("search_index.json"))

@@ -14,7 +14,8 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def build_site(destination: Path, calibration: str = "seed", extra_env: dict | None = None) -> subprocess.CompletedProcess:
+def build_site(destination: Path, calibration: str = "seed",
+               extra_env: dict | None = None) -> subprocess.CompletedProcess:
     # The build settings of the environment the tests run in must not change what they read.
     env = {**os.environ, "TPS_CALIBRATION": calibration, "TPS_PREVIEW": "", "SITE_URL": "https://tps-atlas.example.org/",
            "TPS_BUILD_NL": "true", "TPS_BUILD_FR": "true", "TPS_BUILD_DE": "true", "NO_MKDOCS_2_WARNING": "1",

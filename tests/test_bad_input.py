@@ -238,8 +238,9 @@ BAD = {
                                          CORRECTIONS, lit("corrections[0].card"), "the id of a card in the catalogue"),
     "card corrected twice": Bad(replace(CORRECTIONS, "card: b300", "card: b200"),
                                 CORRECTIONS, lit("corrections[1].card"), "one correction per card"),
-    "correction with nothing corrected": Bad(replace(CORRECTIONS, "    vram_gb: 180\n    bandwidth_gb_s: 8000\n    released: 2024-03-18\n", ""),
-                                             CORRECTIONS, lit("corrections[0].vram_gb"), "at least one corrected value"),
+    "correction with nothing corrected": Bad(
+        replace(CORRECTIONS, "    vram_gb: 180\n    bandwidth_gb_s: 8000\n    released: 2024-03-18\n", ""),
+        CORRECTIONS, lit("corrections[0].vram_gb"), "at least one corrected value"),
     "device vendor misspelt": Bad(replace(DEVICES, "vendor: Apple", "vendor: apple"),
                                   DEVICES, lit("devices[0].vendor"), "one of NVIDIA, AMD, Intel, Apple"),
     "device share above 1": Bad(replace(DEVICES, "usable_share: 0.667", "usable_share: 66.7"),
@@ -261,12 +262,14 @@ BAD = {
                                     ESTIMATOR, "vram_tiers_gb", "a list of whole numbers"),
     "memory filters not numbers": Bad(replace(UI, "memory_filters_gb: [8, 12,", "memory_filters_gb: [8, twelve,"),
                                       UI, "memory_filters_gb", "a list of whole numbers"),
-    "context range swapped": Bad(replace(UI, "context_tokens_range: [256, 10000000]", "context_tokens_range: [10000000, 256]"),
-                                 UI, "context_tokens_range", "[smallest, largest]"),
+    "context range swapped": Bad(
+        replace(UI, "context_tokens_range: [256, 10000000]", "context_tokens_range: [10000000, 256]"),
+        UI, "context_tokens_range", "[smallest, largest]"),
     "bits per weight zero": Bad(replace(ESTIMATOR, "bits_per_weight: 8.57", "bits_per_weight: 0"),
                                 ESTIMATOR, lit("quants[1].bits_per_weight"), "a number above 0"),
     "quant without efficiency": Bad(replace(ESTIMATOR, "quant_efficiency: {Q8_0: 0.454, ", "quant_efficiency: {"),
-                                    ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q8_0"), "a factor for every entry"),
+                                    ESTIMATOR, lit("calibrations.seed.quant_efficiency.Q8_0"),
+                                    "a factor for every entry"),
     "unknown quant as quality floor": Bad(
         replace(ESTIMATOR, "min_quality: Q3_K_M", "min_quality: Q2_K"), ESTIMATOR, "min_quality", "one of F16, Q8_0"),
     "unknown quant in an efficiency table": Bad(
@@ -596,7 +599,8 @@ def test_quotes_in_a_name_open_no_attribute(builds, build):
         page = model_html(site, language, "quote-name")
         for tag, attrs in elements(page).tags:
             assert "onmouseover" not in attrs and "data-pwned" not in attrs, (language, tag, attrs)
-        description = [a.get("content") for t, a in elements(page).tags if t == "meta" and a.get("name") == "description"]
+        description = [a.get("content") for t, a in elements(page).tags
+                       if t == "meta" and a.get("name") == "description"]
         assert description and 'Evil" onmouseover="alert(3)"' in description[0], description
 
 

@@ -518,7 +518,8 @@ def test_filters_that_match_nothing_say_what_to_change(context, server):
     cards = context.new_page()
     cards.goto(f"{server}cards/")
     cards.fill("input.tps-filter", "RTX 4090")
-    headings = cards.eval_on_selector_all("#tps-cards h2, #tps-cards h3", "hs => hs.filter(h => h.offsetParent).map(h => h.textContent)")
+    headings = cards.eval_on_selector_all("#tps-cards h2, #tps-cards h3",
+                                          "hs => hs.filter(h => h.offsetParent).map(h => h.textContent)")
     assert headings == ["NVIDIA", "24 GB", "16 GB"]
     cards.fill("input.tps-filter", "no such card")
     assert cards.locator(".tps-empty").is_visible() and headings
@@ -571,7 +572,8 @@ def test_phones_do_not_scroll_sideways_or_break_names(browser, server, path):
                 }
             }
             return broken; }""")
-        page.evaluate("() => { const t = document.querySelector('table.tps-table'); t.scrollIntoView(); window.scrollBy(0, -120); }")
+        page.evaluate("() => { const t = document.querySelector('table.tps-table'); t.scrollIntoView(); "
+                      "window.scrollBy(0, -120); }")
         page.screenshot(path=str(OUTPUT / f"11-phone-{path.strip('/').replace('/', '-')}.png"))
     finally:
         context.close()
@@ -595,7 +597,8 @@ def test_a_page_loads_no_search_index_sitemap_or_outside_fonts(browser, server):
         page.wait_for_selector(".md-search-result__item", timeout=20000)
     finally:
         context.close()
-    assert not [url for url in before if "search_index" in url or "sitemap" in url or not url.startswith(server)], before
+    assert not [url for url in before
+                if "search_index" in url or "sitemap" in url or not url.startswith(server)], before
 
 
 def test_input_to_paint_is_measured(context, server):

@@ -74,7 +74,7 @@ def test_estimate_at_one_quant():
 def test_human_output_is_an_aligned_table():
     code, out, _ = run("estimate", "glm-130b", "--calibration", "seed")
     lines = out.splitlines()
-    header = next(i for i, l in enumerate(lines) if l.startswith("tok/s"))
+    header = next(i for i, line in enumerate(lines) if line.startswith("tok/s"))
     assert set(lines[header + 1]) <= {"-", " "}
     h100 = next(line for line in lines[header + 2:] if "H100 NVL 94 GB" in line)
     assert "29.6" in h100
@@ -126,7 +126,8 @@ def test_bad_model_files_exit_2_naming_file_and_field(tmp_path, case):
     (["estimate", "glm-130b", "--quant", "Q9_K"], "--quant", "one of F16, Q8_0"),
     (["estimate", "glm-130b", "--min-quality", "Q2"], "--min-quality", "one of F16, Q8_0"),
     (["estimate", "glm-130b", "--max-quality", "Q9"], "--max-quality", "one of F16, Q8_0"),
-    (["estimate", "glm-130b", "--quant", "MXFP4"], "--quant", "a quant other than MXFP4 (offered only for models that ship in it)"),
+    (["estimate", "glm-130b", "--quant", "MXFP4"], "--quant",
+     "a quant other than MXFP4 (offered only for models that ship in it)"),
     (["estimate", "glm-130b", "--context", "0"], "--context", "a whole number of tokens from 1"),
     (["estimate", "glm-130b", "--calibration", "nope"], "--calibration", "one of seed"),
 ])

@@ -37,7 +37,7 @@ def files(site: Path) -> dict[str, bytes]:
 
 
 def first_difference(a: bytes, b: bytes) -> str:
-    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return f"at byte {at}: {a[max(0, at - 60):at + 60]!r} / {b[max(0, at - 60):at + 60]!r}"
 
 

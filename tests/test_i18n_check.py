@@ -135,7 +135,8 @@ CLEAN = {
     "Dutch of and French on are not English": (
         "nl", 'msgid "{model} or {card}"\nmsgstr "{model} of {card}"\n'),
     "French no-break spaces": (
-        "fr", 'msgid "Speed on {card}: {tok_s}?"\nmsgstr "Débit sur {card}\u00a0: {value}\u202fms, {share}\u00a0%\u00a0?"\n'),
+        "fr", 'msgid "Speed on {card}: {tok_s}?"\n'
+              'msgstr "Débit sur {card}\u00a0: {value}\u202fms, {share}\u00a0%\u00a0?"\n'),
     "an address keeps its colon": ("fr", 'msgid "See {url}"\nmsgstr "Voir https://example.org/{url}"\n'),
 }
 

@@ -100,7 +100,7 @@ def test_tile_and_list_name_the_same_smallest_card(catalogue, settings, seed, ba
              card(base_card, "Big", 48, 900)]
     figs = figures(catalogue, settings, seed, "llama-3.1-8b", cards)
     en = page(figs, settings)
-    tile = dict((label, main) for label, main, _ in en.tiles)["Smallest card that fits"]
+    tile = {label: main for label, main, _ in en.tiles}["Smallest card that fits"]
     assert tile == en.smallest[0].card == figs.smallest_rows[0].card.name == "New Sixteen"
     assert [r.card for r in en.smallest] == [e.card.name for e in figs.smallest_rows]
 
@@ -234,7 +234,7 @@ def test_restricted_weights_are_not_promised_without_an_account(catalogue, setti
     assert "a licence that restricts their use (open weights, restricted use)" in about
     assert "without an account" not in about and "no account" not in about
     # The FAQ does not repeat the about section's first sentence word for word.
-    who = dict((str(q), str(a)) for q, a in en.faq).get(f"Who made {restricted.name}?")
+    who = {str(q): str(a) for q, a in en.faq}.get(f"Who made {restricted.name}?")
     assert who and who not in about
 
 

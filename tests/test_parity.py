@@ -107,7 +107,7 @@ def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, extende
     assert len(answers) == len(cases)
 
     mismatches, exact, verdicts = [], Counter(), Counter()
-    for case, js in zip(cases, answers):
+    for case, js in zip(cases, answers, strict=True):
         py = estimate(catalogue.model(case["model"]), catalogue.card(case["card"]), settings,
                       settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"],
                       kv_precision=case["kv"], ceiling=case["ceiling"])
@@ -168,7 +168,7 @@ def test_js_figures_rank_cards_as_python_does(tmp_path, exported, extended, sett
                           "floor": rng.choice(quants), "calibration": calibration,
                           "ceiling": rng.choice(quants + [None])})
     answers = run_node(tmp_path, "figures", cases, exported)
-    for case, js in zip(cases, answers):
+    for case, js in zip(cases, answers, strict=True):
         fig = model_figures(catalogue.model(case["model"]), catalogue.cards, settings,
                             settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"],
                             ceiling=case.get("ceiling"))
@@ -202,16 +202,16 @@ def test_js_numbers_and_months_match_babel(tmp_path):
                                           "GB/s": Formatter(lang).unit("GB/s")},
               "calls": calls} for lang in LANGUAGES]
     answers = run_node(tmp_path, "format", cases, None)
-    for case, texts in zip(cases, answers):
+    for case, texts in zip(cases, answers, strict=True):
         f = Formatter(case["language"])
-        for (method, *args), text in zip(calls, texts):
+        for (method, *args), text in zip(calls, texts, strict=True):
             if method == "month":
                 args = [dt.date.fromisoformat(args[0])]
             assert text == getattr(f, PY_METHODS[method])(*args), (case["language"], method, args)
-    nl = dict(zip((json.dumps(c) for c in calls), answers[LANGUAGES.index("nl")]))
+    nl = dict(zip((json.dumps(c) for c in calls), answers[LANGUAGES.index("nl")], strict=True))
     assert nl[json.dumps(["tokS", 29.6])] == "29,6 tok/s" and nl[json.dumps(["bandwidth", 3940])] == "3.940 GB/s"
     assert nl[json.dumps(["month", "2023-03-15"])] == "maart 2023"
-    fr = dict(zip((json.dumps(c) for c in calls), answers[LANGUAGES.index("fr")]))
+    fr = dict(zip((json.dumps(c) for c in calls), answers[LANGUAGES.index("fr")], strict=True))
     assert fr[json.dumps(["bandwidth", 3940])] == "3\u202f940\u00a0Go/s"
 
 
@@ -233,7 +233,7 @@ def test_js_reproduces_the_built_table_and_tiles(tmp_path, site, language):
     models = ["glm-4.1v-thinking", "glm-130b", "qwen3-30b-a3b", "deepseek-r1", "glm-5"]
     parts = [built_page_parts(site, language, m) for m in models]
     answers = run_node(tmp_path, "page", [{"labels": p["labels"], "total_tile": p["total_tile"]} for p in parts], data)
-    for model_id, p, js in zip(models, parts, answers):
+    for model_id, p, js in zip(models, parts, answers, strict=True):
         if p["rows_html"] is None:  # no card runs it: no table was built
             assert js["rows_html"] == "\n", model_id
         else:
@@ -271,7 +271,7 @@ def test_js_offload_matches_python(tmp_path, exported, catalogue, settings):
                       "calibration": settings.default_calibration})
     answers = run_node(tmp_path, "offload", cases, exported)
     offloaded = 0
-    for case, js in zip(cases, answers):
+    for case, js in zip(cases, answers, strict=True):
         model, card = catalogue.model(case["model"]), catalogue.card(case["card"])
         fitted = estimate(model, card, settings, settings.calibration(), context=case["context"],
                           floor=case["floor"], kv_precision=case["kv"])
@@ -305,7 +305,7 @@ def test_js_offload_rows_follow_the_ram_inputs(tmp_path, exported, catalogue, se
     cases.append({"model": "llama-3.3-70b", "context": 8192, "floor": "Q4_K_M", "ram": 128,
                   "ram_kind": "ddr5-6000-2ch", "calibration": settings.default_calibration})
     answers = run_node(tmp_path, "figures", cases, exported)
-    for case, js in zip(cases, answers):
+    for case, js in zip(cases, answers, strict=True):
         fig = model_figures(catalogue.model(case["model"]), catalogue.cards, settings, context=case["context"],
                             floor=case["floor"], system=ram.system(case["ram"], case["ram_kind"]))
         assert js["offload"] == [o.card.id for o in fig.offload], case

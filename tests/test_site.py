@@ -121,8 +121,8 @@ def test_faq_json_ld_matches_the_visible_faq(site, language):
 
 def test_language_switcher_stays_on_the_same_model(site):
     page = page_path(site, "fr", "models", "mixtral-8x7b").read_text(encoding="utf-8")
-    alternates = dict((lang, href) for href, lang in
-                      re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="(\w\w)">', page))
+    alternates = {lang: href for href, lang in
+                  re.findall(r'<link rel="alternate" href="([^"]+)" hreflang="(\w\w)">', page)}
     assert alternates["de"].endswith("de/models/mixtral-8x7b/")
     assert alternates["en"].endswith("models/mixtral-8x7b/")
     assert '<link rel="canonical" href="https://tps-atlas.example.org/fr/models/mixtral-8x7b/">' in page
