@@ -36,6 +36,9 @@ OVERHEAD_PULL = 0.02     # penalty per ms^2 away from the all-card overhead, per
 MAX_EFFICIENCY = 1.0     # no card reads faster than its bandwidth: a fit above it trades against the overhead
 DEPTH_NEEDS_LAYOUT = 1024  # tokens of context beyond which a run's KV cache must come from a recorded layout
 OVERHEAD_GRID_MS = [step / 4 for step in range(0, 49)]
+COARSE_STEP = 4          # fit_decode first tries every fourth overhead of the grid
+FACTOR_ROUNDS = 3        # efficiency and backend/quant factors are fitted in turn, at most this often
+FACTOR_TOLERANCE = 0.01  # ... until no factor moves by more than this (log)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,11 +56,7 @@ class Row:
 
 
 def quant_of(name: str, settings: Settings) -> Quant | None:
-    for quant in settings.quants:
-        if quant.name.casefold() == name.casefold():
-            return quant
-    bits = settings.other_quant_bits.get(name.upper())
-    return Quant(name, bits, -1) if bits else None
+    return settings.known_quant(name, -1)
 
 
 def load_rows(test: str = "tg", runs: Sequence[Run] | None = None) -> tuple[list[Row], list[str]]:
@@ -114,8 +113,40 @@ def _huber(x: float) -> float:
     return x * x if x <= HUBER_DELTA else HUBER_DELTA * (2 * x - HUBER_DELTA)
 
 
-def _points(rows: Sequence[Row], kv_read_factor: float) -> list[tuple[float, float, float]]:
-    """(seconds per token at efficiency 1 without overhead, measured tok/s, weight) per row.
+@dataclasses.dataclass(frozen=True)
+class Factors:
+    """A class's reference backend and its efficiency on other backends and quant families, as
+    multiples of its own (none: the same)."""
+
+    backend: str | None = None
+    backends: dict[str, float] = dataclasses.field(default_factory=dict)
+    families: dict[str, float] = dataclasses.field(default_factory=dict)
+
+    def of(self, r: Row, leave_out: str = "") -> float:
+        """The row's factor; ``leave_out`` ("backend" or "family") leaves that part at 1."""
+        backend = 1.0 if leave_out == "backend" or r.run.backend == self.backend else \
+            self.backends.get(r.run.backend, 1.0)
+        family = 1.0 if leave_out == "family" else self.families.get(r.quant.family, 1.0)
+        return backend * family
+
+    def close_to(self, other: Factors) -> bool:
+        return all(abs(math.log(mine.get(k, 1.0) / theirs.get(k, 1.0))) < FACTOR_TOLERANCE
+                   for mine, theirs in ((self.backends, other.backends), (self.families, other.families))
+                   for k in set(mine) | set(theirs))
+
+
+NO_FACTORS = Factors()
+
+
+def _memory_seconds(r: Row, kv_read_factor: float) -> float:
+    """Seconds per token reading weights and KV cache at the full bandwidth."""
+    return (r.model.read_parameters_b * r.quant.bits_per_weight / 8 + kv_read_factor * r.kv_gb) / r.card.bandwidth_gb_s
+
+
+def _points(rows: Sequence[Row], kv_read_factor: float,
+            factors: Factors = NO_FACTORS) -> list[tuple[float, float, float]]:
+    """(seconds per token at efficiency 1 without overhead, measured tok/s, weight) per row, the
+    first on the row's backend and quant family (``factors``) as if on the class's own.
 
     Each device weighs the same in all (its runs share one weight): a card measured forty
     times does not outvote the others of its class.
@@ -123,8 +154,7 @@ def _points(rows: Sequence[Row], kv_read_factor: float) -> list[tuple[float, flo
     per_chip: dict[str, int] = {}
     for r in rows:
         per_chip[r.chip] = per_chip.get(r.chip, 0) + 1
-    return [((r.model.read_parameters_b * r.quant.bits_per_weight / 8 + kv_read_factor * r.kv_gb)
-             / r.card.bandwidth_gb_s, r.measured, 1 / per_chip[r.chip]) for r in rows]
+    return [(_memory_seconds(r, kv_read_factor) / factors.of(r), r.measured, 1 / per_chip[r.chip]) for r in rows]
 
 
 def _loss(points, efficiency: float, overhead_s: float) -> float:
@@ -135,18 +165,31 @@ def _loss_at(points, overhead_s: float, efficiency: float) -> float:
     return _loss(points, efficiency, overhead_s)
 
 
-def fit_decode(rows: Sequence[Row], kv_read_factor: float, pull_to_ms: float | None) -> tuple[float, float]:
-    """(efficiency, overhead_ms) of one group of rows."""
-    points = _points(rows, kv_read_factor)
-    best = None
-    for overhead_ms in OVERHEAD_GRID_MS:
-        e = _golden(partial(_loss_at, points, overhead_ms / 1000), 0.05, MAX_EFFICIENCY)
-        total = _loss(points, e, overhead_ms / 1000)
-        if pull_to_ms is not None:
-            total += OVERHEAD_PULL * sum(w for _, _, w in points) * (overhead_ms - pull_to_ms) ** 2 / 10
-        if best is None or total < best[0]:
-            best = (total, e, overhead_ms)
-    return best[1], best[2]
+def fit_decode(rows: Sequence[Row], kv_read_factor: float, pull_to_ms: float | None,
+               factors: Factors = NO_FACTORS) -> tuple[float, float]:
+    """(efficiency, overhead_ms) of one group of rows, each on its backend and quant family.
+
+    The overhead is searched on every fourth step of the grid, then on the steps around the best
+    one (the loss has one valley along it): a fifth of the work of the whole grid.
+    """
+    points = _points(rows, kv_read_factor, factors)
+    weight = sum(w for _, _, w in points)
+    tried: dict[int, tuple[float, float]] = {}
+
+    def at(step: int) -> tuple[float, float]:
+        if step not in tried:
+            overhead_ms = OVERHEAD_GRID_MS[step]
+            e = _golden(partial(_loss_at, points, overhead_ms / 1000), 0.05, MAX_EFFICIENCY)
+            total = _loss(points, e, overhead_ms / 1000)
+            if pull_to_ms is not None:
+                total += OVERHEAD_PULL * weight * (overhead_ms - pull_to_ms) ** 2 / 10
+            tried[step] = (total, e)
+        return tried[step]
+
+    coarse = min(range(0, len(OVERHEAD_GRID_MS), COARSE_STEP), key=lambda step: (at(step)[0], step))
+    near = range(max(0, coarse - COARSE_STEP + 1), min(len(OVERHEAD_GRID_MS), coarse + COARSE_STEP))
+    best = min(near, key=lambda step: (at(step)[0], step))
+    return at(best)[1], OVERHEAD_GRID_MS[best]
 
 
 def fit_shared(rows: Sequence[Row], classes: Sequence[SpeedClass], kv_read_factor: float) -> tuple[float, float]:
