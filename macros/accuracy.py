@@ -26,7 +26,7 @@ from functools import lru_cache, partial
 from typing import Callable, Iterable, Sequence
 
 from .catalogue import Card, Model, load_catalogue
-from .estimator import (Calibration, Quant, Settings, SpeedClass, kv_cache_gb, load_settings,
+from .estimator import (FACTOR_RANGE, Calibration, Quant, Settings, SpeedClass, kv_cache_gb, load_settings,
                         prompt_tokens_per_second, tokens_per_second)
 from .measured import MEASURED_FILE, Run, chip_of, load_runs
 
@@ -228,6 +228,7 @@ class ClassFit:
     prompt_efficiency: float
     prompt_flop_per_byte: float
     own: bool            # fitted on its own runs (else its group's, vendor's or everyone's)
+    factors: Factors = NO_FACTORS
 
 
 def _prompt_ratio(rows: Sequence[Row], calibration: Calibration, with_tflops: bool) -> float | None:
@@ -242,10 +243,72 @@ def _prompt_ratio(rows: Sequence[Row], calibration: Calibration, with_tflops: bo
     return statistics.median(ratios) if ratios else None
 
 
+def _factor_root(r: Row, kv_read_factor: float, efficiency: float, overhead_ms: float, other: float) -> float:
+    """The multiple of the class's efficiency at which the estimate of this run meets the
+    measurement (``other``: the run's factor in the other dimension, backend or family)."""
+    left = 1 / r.measured - overhead_ms / 1000
+    root = _memory_seconds(r, kv_read_factor) / (other * efficiency * left) if left > 0 else FACTOR_RANGE[1]
+    return min(FACTOR_RANGE[1], max(FACTOR_RANGE[0], root))
+
+
+def fit_factor(levels: Sequence[Sequence[Row]], matches: Callable[[Row], bool],
+               is_reference: Callable[[Row], bool], dimension: str, kv_read_factor: float,
+               efficiency: float, overhead_ms: float, factors: Factors) -> float | None:
+    """exp(median log(measured / estimate)) of the matching runs, less the same of the reference
+    runs (the class's backend or quant family), on the narrowest level where each come from
+    ``MIN_DEVICES`` devices; None when no level has them. Measured against its reference runs, a
+    factor borrowed from a wider level does not take on how far that level's other classes are
+    from this one. ``dimension`` ("backend" or "family") is the factor fitted, the other one
+    held at ``factors``."""
+    def median_log(runs: Sequence[Row]) -> float:
+        return statistics.median(math.log(_factor_root(r, kv_read_factor, efficiency, overhead_ms,
+                                                       factors.of(r, dimension))) for r in runs)
+
+    for level in levels:
+        runs = [r for r in level if matches(r)]
+        reference = [r for r in level if is_reference(r)]
+        if min(len({r.chip for r in runs}), len({r.chip for r in reference})) >= MIN_DEVICES:
+            return math.exp(median_log(runs) - median_log(reference))
+    return None
+
+
+def reference_backend(rows: Sequence[Row]) -> str | None:
+    """The backend with most runs (on a tie, the first by name)."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r.run.backend] = counts.get(r.run.backend, 0) + 1
+    return min(counts, key=lambda b: (-counts[b], b)) if counts else None
+
+
+def fit_factors(levels: Sequence[Sequence[Row]], wanted: Sequence[Row], backend: str | None,
+                reference_family: str, kv_read_factor: float, efficiency: float, overhead_ms: float,
+                factors: Factors) -> Factors:
+    """Factors for the backends and quant families of ``wanted`` other than the reference ones."""
+    backends, families = {}, {}
+    for name in sorted({r.run.backend for r in wanted} - {backend}):
+        f = fit_factor(levels, lambda r: r.run.backend == name, lambda r: r.run.backend == backend, "backend",
+                       kv_read_factor, efficiency, overhead_ms, factors)
+        if f is not None:
+            backends[name] = f
+    for name in sorted({r.quant.family for r in wanted} - {reference_family, ""}):
+        f = fit_factor(levels, lambda r: r.quant.family == name, lambda r: r.quant.family == reference_family,
+                       "family", kv_read_factor, efficiency, overhead_ms, factors)
+        if f is not None:
+            families[name] = f
+    return Factors(backend, backends, families)
+
+
 def fit_class(speed_class: SpeedClass, tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
-              shared_overhead_ms: float) -> ClassFit:
-    """Constants of one class: from its own runs, else its group's, its vendor's, everyone's."""
+              shared_overhead_ms: float, factor_rows: Sequence[Row] | None = None,
+              reference_family: str | None = None) -> ClassFit:
+    """Constants of one class: from its own runs, else its group's, its vendor's, everyone's.
+
+    Efficiency and overhead, then a factor for each backend and quant family of ``factor_rows``
+    (default: the class's own runs) other than its reference backend (the class's ``backend``,
+    else the one with most runs) and ``reference_family``, in turn until the factors settle.
+    """
     classes, kv = calibration.classes, calibration.kv_read_factor
+    reference_family = reference_family or load_settings().reference_quant_family
 
     def widen(rows: Sequence[Row]) -> list[list[Row]]:
         own = [r for r in rows if class_of(r.card, classes) is speed_class]
@@ -253,9 +316,21 @@ def fit_class(speed_class: SpeedClass, tg: Sequence[Row], pp: Sequence[Row], cal
         vendor = [r for r in rows if not speed_class.vendors or r.card.vendor in speed_class.vendors]
         return [own, group, vendor, list(rows)]
 
-    decode = next(((group, i == 0) for i, group in enumerate(widen(tg))
+    levels = widen(tg)
+    decode = next(((group, i == 0) for i, group in enumerate(levels)
                    if len({r.chip for r in group}) >= MIN_DEVICES), (None, False))
-    efficiency, overhead = fit_decode(decode[0], kv, shared_overhead_ms) if decode[0] else (0.7, shared_overhead_ms)
+    factors = Factors(speed_class.backend or reference_backend(decode[0] or []))
+    if decode[0]:
+        efficiency, overhead = fit_decode(decode[0], kv, shared_overhead_ms)
+        wanted = levels[0] if factor_rows is None else factor_rows
+        for _ in range(FACTOR_ROUNDS if wanted else 0):
+            refit = fit_factors(levels, wanted, factors.backend, reference_family, kv, efficiency, overhead, factors)
+            if refit.close_to(factors):
+                break
+            factors = refit
+            efficiency, overhead = fit_decode(decode[0], kv, shared_overhead_ms, factors)
+    else:
+        efficiency, overhead = 0.7, shared_overhead_ms
     prompt = []
     for with_tflops, fallback in ((True, 0.3), (False, 100.0)):
         ratio = None
@@ -264,7 +339,7 @@ def fit_class(speed_class: SpeedClass, tg: Sequence[Row], pp: Sequence[Row], cal
             if ratio:
                 break
         prompt.append(ratio or fallback)
-    return ClassFit(efficiency, overhead, prompt[0], prompt[1], decode[1])
+    return ClassFit(efficiency, overhead, prompt[0], prompt[1], decode[1], factors)
 
 
 def fit_classes(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
@@ -273,10 +348,17 @@ def fit_classes(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
     return {c.name: fit_class(c, tg, pp, calibration, shared_overhead_ms) for c in calibration.classes}
 
 
+def _clipped(factors: dict[str, float]) -> dict[str, float]:
+    return {k: min(FACTOR_RANGE[1], max(FACTOR_RANGE[0], v)) for k, v in factors.items()}
+
+
 def apply(calibration: Calibration, fits: dict[str, ClassFit]) -> Calibration:
     classes = tuple(dataclasses.replace(c, efficiency=fits[c.name].efficiency, overhead_ms=fits[c.name].overhead_ms,
                                         prompt_efficiency=fits[c.name].prompt_efficiency,
-                                        prompt_flop_per_byte=fits[c.name].prompt_flop_per_byte)
+                                        prompt_flop_per_byte=fits[c.name].prompt_flop_per_byte,
+                                        backend=fits[c.name].factors.backend,
+                                        backend_factors=_clipped(fits[c.name].factors.backends),
+                                        quant_factors=_clipped(fits[c.name].factors.families))
                     if c.name in fits else c for c in calibration.classes)
     return dataclasses.replace(calibration, classes=classes)
 
@@ -341,7 +423,7 @@ def score(pairs: Sequence[Pair]) -> Score | None:
 
 
 def decode_pair(r: Row, calibration: Calibration) -> Pair:
-    tok_s = tokens_per_second(r.model, r.quant, r.card, calibration, r.kv_gb)
+    tok_s = tokens_per_second(r.model, r.quant, r.card, calibration, r.kv_gb, r.run.backend)
     low, high = calibration.speed_range(r.card)
     return Pair(r, tok_s, tok_s * low, tok_s * high)
 
@@ -369,9 +451,10 @@ def leave_one_device_out(tg: Sequence[Row], pp: Sequence[Row], calibration: Cali
     for chip, card in sorted(chips.items()):
         # Classes are fitted independently: only the held chip's class changes without it.
         speed_class = class_of(card, calibration.classes)
+        # Factors for the held chip's backends and quant families too, from the other chips' runs.
         held = apply(calibration, {speed_class.name: fit_class(
             speed_class, [r for r in tg if r.chip != chip], [r for r in pp if r.chip != chip],
-            calibration, shared_overhead_ms)})
+            calibration, shared_overhead_ms, [r for r in tg if class_of(r.card, calibration.classes) is speed_class])})
         tg_pairs += [decode_pair(r, held) for r in tg if r.chip == chip]
         pp_pairs += [p for p in (prompt_pair(r, held) for r in pp if r.chip == chip) if p]
     return tg_pairs, pp_pairs
