@@ -20,7 +20,8 @@
     for (var rank = 0; rank < settings.quants.length; rank++) {
       var q = settings.quants[rank];
       if (q.name.toLowerCase() === wanted) {
-        return { name: q.name, bits_per_weight: q.bits_per_weight, rank: rank, native_only: !!q.native_only };
+        return { name: q.name, bits_per_weight: q.bits_per_weight, rank: rank, native_only: !!q.native_only,
+                 family: q.family || "" };
       }
     }
     return null;
@@ -99,14 +100,16 @@
     return null;
   }
 
-  // Share of the bandwidth bound a card reaches at a quant: its class's, or (calibrations
-  // without classes) the memory type's factor when listed (HBM), else the vendor's; times the
-  // quant's and the architecture's.
+  // Share of the bandwidth bound a card reaches at a quant: its class's (times its factor for the
+  // quant's family: on AMD GCN the legacy Q4_0 and Q8_0 reach more), or (calibrations without
+  // classes) the memory type's factor when listed (HBM), else the vendor's; times the quant's and
+  // the architecture's.
   function efficiency(calibration, q, card) {
     var cls = speedClass(calibration, card);
     if (cls) {
       var quantFactor = has(calibration.quant_efficiency, q.name) ? calibration.quant_efficiency[q.name] : 1.0;
-      return quantFactor * cls.efficiency;
+      var familyFactor = has(cls.quant_factors, q.family) ? cls.quant_factors[q.family] : 1.0;
+      return quantFactor * cls.efficiency * familyFactor;
     }
     var classFactor = has(calibration.memory_type_factors, card.memory_type || "")
       ? calibration.memory_type_factors[card.memory_type || ""]
