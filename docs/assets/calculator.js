@@ -647,11 +647,15 @@
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
       vision: f.gb(e.memory.vision_gb || 0), need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
       context: f.count(e.context), kv_factor: f.decimal(calibration.kv_read_factor || 0, 2), kv_read: f.gb(kvRead, 2),
-      speed_class: cls ? labels.working.speed_classes[cls.name] : "", prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
+      speed_class: cls ? labels.working.speed_classes[cls.name] : "", backend: cls && cls.backend || "",
+      prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
       ttft: e.ttft_s ? f.seconds(e.ttft_s) : "",
     };
     var w = labels.working;
-    var lines = cls ? w.class_lines : w.lines;
+    // A class that names no backend leaves out the line about it (macros/model_page/working.py).
+    var lines = (cls ? w.class_lines : w.lines).filter(function (line) {
+      return values.backend || line.indexOf("{backend}") < 0;
+    });
     return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
       lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
       "</ul><p>" + escapeHtml(w.check) + "</p><pre><code>" +
