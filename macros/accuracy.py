@@ -284,18 +284,24 @@ def fit_factors(levels: Sequence[Sequence[Row]], wanted: Sequence[Row], backend:
                 reference_family: str, kv_read_factor: float, efficiency: float, overhead_ms: float,
                 factors: Factors) -> Factors:
     """Factors for the backends and quant families of ``wanted`` other than the reference ones."""
-    backends, families = {}, {}
-    for name in sorted({r.run.backend for r in wanted} - {backend}):
-        f = fit_factor(levels, lambda r: r.run.backend == name, lambda r: r.run.backend == backend, "backend",
-                       kv_read_factor, efficiency, overhead_ms, factors)
-        if f is not None:
-            backends[name] = f
-    for name in sorted({r.quant.family for r in wanted} - {reference_family, ""}):
-        f = fit_factor(levels, lambda r: r.quant.family == name, lambda r: r.quant.family == reference_family,
-                       "family", kv_read_factor, efficiency, overhead_ms, factors)
-        if f is not None:
-            families[name] = f
-    return Factors(backend, backends, families)
+    def backend_of(r: Row) -> str:
+        return r.run.backend
+
+    def family_of(r: Row) -> str:
+        return r.quant.family
+
+    fitted: dict[str, dict[str, float]] = {"backend": {}, "family": {}}
+    for dimension, key, reference in (("backend", backend_of, backend), ("family", family_of, reference_family)):
+        for name in sorted({key(r) for r in wanted} - {reference, ""}):
+            f = fit_factor(levels, partial(_has, key, name), partial(_has, key, reference), dimension,
+                           kv_read_factor, efficiency, overhead_ms, factors)
+            if f is not None:
+                fitted[dimension][name] = f
+    return Factors(backend, fitted["backend"], fitted["family"])
+
+
+def _has(key: Callable[[Row], str], value: str | None, r: Row) -> bool:
+    return key(r) == value
 
 
 def fit_class(speed_class: SpeedClass, tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,

@@ -162,12 +162,12 @@ def test_the_calculator_applies_the_quant_factor_as_python_does(tmp_path, catalo
               "calibration": "measured", "kv": "f16"}
              for quant in ("Q8_0", "Q4_0", "Q4_K_M", "IQ4_XS") for context in (4096, 8192)]
     answers = run_node(tmp_path, "estimates", cases, exported)
-    for case, js in zip(cases, answers):
+    for case, js in zip(cases, answers, strict=True):
         py = estimate(catalogue.model(MODEL), catalogue.card(GCN_CARD), settings, settings.calibration("measured"),
                       context=case["context"], floor=case["floor"], ceiling=case["ceiling"])
         assert js["quant"] == py.quant.name == case["floor"]
         assert math.isclose(js["tok_s"], py.tok_s, rel_tol=1e-9), case
-    q8, q4 = (next(a for c, a in zip(cases, answers) if c["floor"] == q and c["context"] == 4096)
+    q8, q4 = (next(a for c, a in zip(cases, answers, strict=True) if c["floor"] == q and c["context"] == 4096)
               for q in ("Q8_0", "Q4_K_M"))
     # Q8_0 reads 1.8 times the bytes of Q4_K_M; the legacy factor makes up part of it.
     assert q8["tok_s"] / q4["tok_s"] > 4.84 / 8.57
