@@ -261,8 +261,13 @@ def fit_factor(levels: Sequence[Sequence[Row]], matches: Callable[[Row], bool],
     from this one. ``dimension`` ("backend" or "family") is the factor fitted, the other one
     held at ``factors``."""
     def median_log(runs: Sequence[Row]) -> float:
-        return statistics.median(math.log(_factor_root(r, kv_read_factor, efficiency, overhead_ms,
-                                                       factors.of(r, dimension))) for r in runs)
+        # Each device counts once (the median of its runs): one card measured often, or oddly,
+        # does not set the factor.
+        per_chip: dict[str, list[float]] = {}
+        for r in runs:
+            per_chip.setdefault(r.chip, []).append(math.log(_factor_root(r, kv_read_factor, efficiency, overhead_ms,
+                                                                         factors.of(r, dimension))))
+        return statistics.median(statistics.median(logs) for logs in per_chip.values())
 
     for level in levels:
         runs = [r for r in level if matches(r)]
