@@ -13,8 +13,17 @@ search over overhead (0.25 ms grid, pulled towards the all-card overhead so that
 one model size keeps a sensible value) and efficiency (golden section). A class with runs on
 fewer than ``MIN_DEVICES`` devices takes its group's constants (else its vendor's).
 
+Backends and quant families: a class's efficiency is for its reference backend (its ``backend``,
+else the one with most runs) and the reference quant family (K-quants). Runs on other backends or
+in other families (legacy Q4_0/Q8_0, I-quants, MXFP4, F16) get a factor on the efficiency: the
+device-weighted median of log(measured / estimate) of their runs less that of the reference runs,
+on the narrowest of own class, group, vendor and all cards where both come from ``MIN_DEVICES``
+devices (else none). Efficiency and overhead (on runs scaled by the factors) and the factors are
+fitted in turn, a few rounds. Quant factors enter every estimate; backend factors only the scores.
+
 Leave one device out: every chip's runs are predicted by constants fitted without that chip
-(its class refitted; ``kv_read_factor`` held), which is how a card nobody measured is estimated.
+(its class refitted, factors included; ``kv_read_factor`` and the class's backend held), which is
+how a card nobody measured is estimated.
 """
 
 from __future__ import annotations
