@@ -43,9 +43,14 @@ def fitted_yaml(calibration, kv: float, overhead: float, ranges: dict) -> str:
             keys.append(f"memory_types: [{', '.join(c.memory_types)}]")
         if c.group:
             keys.append(f"group: {c.group}")
+        if c.backend:
+            keys.append(f"backend: {c.backend}")
         low, high = ranges[c.name]
+        factors = "".join(f"{name}: {{{', '.join(f'{k}: {v:.2f}' for k, v in sorted(values.items()))}}}, "
+                          for name, values in (("backend_factors", c.backend_factors),
+                                               ("quant_factors", c.quant_factors)) if values)
         lines.append("      - {" + ", ".join(keys) + ",\n         "
-                     f"efficiency: {c.efficiency:.3f}, overhead_ms: {c.overhead_ms:.2f}, "
+                     f"efficiency: {c.efficiency:.3f}, overhead_ms: {c.overhead_ms:.2f}, {factors}"
                      f"prompt_efficiency: {c.prompt_efficiency:.3f}, "
                      f"prompt_flop_per_byte: {c.prompt_flop_per_byte:.1f}, "
                      f"range: {{low: {low:.2f}, high: {high:.2f}}}}}")

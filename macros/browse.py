@@ -113,6 +113,7 @@ def methodology(p: Phrases, settings: Settings) -> dict:
                 classes.append({
                     "name": p.term(vocabulary.SPEED_CLASSES[c.name]),
                     "matches": ", ".join(c.architectures or c.memory_types or c.vendors),
+                    "backend": c.backend or "",
                     "efficiency": f.percent(c.efficiency), "overhead": f.decimal(c.overhead_ms, 2),
                     "prompt": f.percent(c.prompt_efficiency),
                     "range": f"{f.decimal(c.range_low, 2)}× – {f.decimal(c.range_high, 2)}×",

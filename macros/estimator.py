@@ -35,7 +35,11 @@ The method, as on the methodology page:
      than at 4,096. ``overhead_ms`` is the per-token cost that does not shrink with
      the model (kernel launches, synchronisation, sampling); it is why small models
      run further below the bandwidth bound than large ones. Bytes read already scale
-     with bits per weight, so the quant efficiencies are all 1. The range is the
+     with bits per weight, so the quant efficiencies are all 1; a class's
+     ``quant_factors`` scale its efficiency for a family of formats whose kernels reach
+     another share of the bandwidth (``quant_families``: legacy Q4_0/Q8_0 on AMD GCN
+     under Vulkan). The constants are for the class's ``backend``; its
+     ``backend_factors`` serve only to score measured runs on others. The range is the
      class's (its leave-one-device-out error, wider where the class rests on few
      devices). No constant belongs to one card.
 
@@ -59,13 +63,14 @@ Nothing here formats or knows about pages: it returns records.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
 from .catalogue import DATA_DIR, MAX_CARD_MEMORY_GB, MAX_CONTEXT, VENDORS, Architecture, Card, Model
 from .errors import DataError
+from .measured import BACKENDS
 from .records import FieldReader, load_yaml
 
 FIT_LABELS = ("comfortable", "tight", "none")
@@ -78,6 +83,9 @@ MAX_BUFFER_GB = 1_000
 MAX_KV_GB_PER_1K = 100
 MAX_READING_SPEED = 10_000
 MAX_GPUS = 1_024
+# A class's backend or quant-family factor: llama.cpp backends and block formats differ by a few
+# times at most; a factor outside this says the run or the class is wrong, not the backend.
+FACTOR_RANGE = (0.2, 3.0)
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,7 @@ class Quant:
     rank: int  # 0 = best quality
     # Offered only to models whose weights ship in it (MXFP4: gpt-oss).
     native_only: bool = False
+    family: str = ""  # legacy, k, i, mx, float (quant_families in data/estimator.yaml)
 
 
 @dataclass(frozen=True)
@@ -107,6 +116,17 @@ class SpeedClass:
     range_high: float
     # Classes of a group lend each other their runs when one has too few (fitting only).
     group: str | None = None
+    # The llama.cpp backend the constants are for (what the pages estimate), and the efficiency
+    # of other backends and quant families as a multiple of it. Backend factors only score
+    # measured runs; quant factors apply to every estimate.
+    backend: str | None = None
+    backend_factors: dict[str, float] = field(default_factory=dict)
+    quant_factors: dict[str, float] = field(default_factory=dict)
+
+    def factor_for(self, quant: Quant, backend: str | None = None) -> float:
+        """Efficiency at this quant (and backend) as a multiple of the class's efficiency."""
+        on_backend = self.backend_factors.get(backend, 1.0) if backend and backend != self.backend else 1.0
+        return self.quant_factors.get(quant.family, 1.0) * on_backend
 
     def matches(self, card: Card) -> bool:
         return ((not self.vendors or card.vendor in self.vendors)
@@ -139,11 +159,13 @@ class Calibration:
                 return speed_class
         return None
 
-    def factor(self, quant: Quant, card: Card) -> float:
-        """Share of the bandwidth bound a card reaches at this quant (before any fixed cost)."""
+    def factor(self, quant: Quant, card: Card, backend: str | None = None) -> float:
+        """Share of the bandwidth bound a card reaches at this quant (before any fixed cost), on
+        its class's backend unless ``backend`` names another."""
         speed_class = self.speed_class(card)
         if speed_class:
-            return self.quant_efficiency.get(quant.name, 1.0) * speed_class.efficiency
+            return (self.quant_efficiency.get(quant.name, 1.0) * speed_class.efficiency
+                    * speed_class.factor_for(quant, backend))
         class_factor = self.memory_type_factors.get(card.memory_type or "")
         if class_factor is None:
             class_factor = self.vendor_factors[card.vendor]
@@ -182,6 +204,19 @@ class Settings:
     calibrations: dict[str, Calibration]
     default_calibration: str
     other_quant_bits: dict[str, float] = field(default_factory=dict)
+    quant_families: dict[str, str] = field(default_factory=dict)   # quant name (upper case) -> family
+    reference_quant_family: str = "k"
+
+    def family_of(self, name: str) -> str:
+        return self.quant_families.get(name.upper(), "")
+
+    def known_quant(self, name: str, rank: int) -> Quant | None:
+        """A quant of the ladder, or one only measured runs use (at ``rank``), or None."""
+        for quant in self.quants:
+            if quant.name.casefold() == name.casefold():
+                return quant
+        bits = self.other_quant_bits.get(name.upper())
+        return Quant(name, bits, rank, family=self.family_of(name)) if bits else None
 
     def quant(self, name: str) -> Quant:
         for quant in self.quants:
@@ -212,7 +247,8 @@ class Settings:
         return self.allowed_quants(floor, ceiling)
 
 
-def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Calibration:
+def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...], families: Iterable[str] = (),
+                     reference_family: str = "k") -> Calibration:
     def factors(name: str, required_keys: Iterable[str], known_as: str | None = None) -> dict[str, float]:
         required_keys = list(required_keys)
         mapping = r.mapping(name, required=bool(required_keys))
@@ -230,7 +266,8 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Ca
         return values
 
     range_reader = r.mapping("range")
-    classes = tuple(read_speed_class(c) for c in r.mappings("classes"))
+    factor_families = [f for f in families if f != reference_family]
+    classes = tuple(read_speed_class(c, factor_families) for c in r.mappings("classes"))
     # With hardware classes the per-quant and per-vendor factors are optional (1 where left out).
     calibration = Calibration(
         name=name,
@@ -260,8 +297,28 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...]) -> Ca
     return calibration
 
 
-def read_speed_class(r: FieldReader) -> SpeedClass:
+def read_class_factors(r: FieldReader, field_name: str, allowed: Iterable[str], what: str) -> dict[str, float]:
+    """A mapping of factors (backend or quant family -> multiple of the class's efficiency)."""
+    mapping = r.mapping(field_name, required=False)
+    if mapping is None:
+        return {}
+    allowed = list(allowed)
+    values = {}
+    for key in list(mapping.data):
+        if str(key) not in allowed:
+            raise mapping.error(str(key), f"{what} ({', '.join(allowed)})", "an unknown key")
+        values[str(key)] = mapping.number(key, minimum=FACTOR_RANGE[0], maximum=FACTOR_RANGE[1])
+    mapping.finish()
+    return values
+
+
+def read_speed_class(r: FieldReader, factor_families: Iterable[str] = ()) -> SpeedClass:
     range_reader = r.mapping("range")
+    backend = r.choice("backend", BACKENDS, required=False)
+    backend_factors = read_class_factors(r, "backend_factors", [b for b in BACKENDS if b != backend],
+                                         "a backend other than the class's own")
+    if backend_factors and backend is None:
+        raise r.error("backend", "the backend the class's constants are for, beside backend_factors")
     speed_class = SpeedClass(
         name=r.text("name"),
         vendors=r.texts("vendors", VENDORS),
@@ -274,6 +331,10 @@ def read_speed_class(r: FieldReader) -> SpeedClass:
         range_low=range_reader.number("low", above=0, maximum=1),
         range_high=range_reader.number("high", minimum=1, maximum=100),
         group=r.text("group", required=False),
+        backend=backend,
+        backend_factors=backend_factors,
+        quant_factors=read_class_factors(r, "quant_factors", factor_families,
+                                         "a quant family other than the reference one"),
     )
     range_reader.finish()
     r.finish()
@@ -294,6 +355,26 @@ def read_example(r: FieldReader) -> dict[str, str]:
     return example
 
 
+def read_quant_families(r: FieldReader, known: Iterable[str]) -> tuple[dict[str, str], str]:
+    """(quant name in upper case -> family, the reference family): every known quant in one family."""
+    families = r.mapping("quant_families")
+    known = [k.upper() for k in known]
+    family_of: dict[str, str] = {}
+    for family in list(families.data):
+        for name in families.texts(family):
+            if name.upper() not in known:
+                raise families.error(str(family), "quants of quants or other_quant_bits", name)
+            if name.upper() in family_of:
+                raise families.error(str(family), "each quant in one family", name)
+            family_of[name.upper()] = str(family)
+    families.finish()
+    for name in known:
+        if name not in family_of:
+            raise r.error("quant_families", "a family for every quant of quants and other_quant_bits", name)
+    reference = r.choice("reference_quant_family", [str(f) for f in families.data])
+    return family_of, reference
+
+
 def read_settings(path: Path) -> Settings:
     r = FieldReader(path, load_yaml(path))
     quants = []
@@ -308,7 +389,10 @@ def read_settings(path: Path) -> Settings:
         if quant.name.casefold() in seen:
             raise r.error("quants", "each quant name once", quant.name)
         seen.add(quant.name.casefold())
-    ladder = tuple(quants)
+    other_bits = read_bits(r.mapping("other_quant_bits", required=False))
+    family_of, reference_family = read_quant_families(r, [q.name for q in quants] + list(other_bits))
+    ladder = tuple(replace(q, family=family_of[q.name.upper()]) for q in quants)
+    families = sorted(set(family_of.values()))
     fit = r.mapping("fit")
     memory = r.mapping("memory")
     kv_bytes = memory.mapping("kv_bytes_per_element")
@@ -332,10 +416,13 @@ def read_settings(path: Path) -> Settings:
         kv_bytes_per_element={str(k): kv_bytes.number(k, above=0, maximum=MAX_KV_BYTES) for k in list(kv_bytes.data)},
         default_kv_precision=memory.text("default_kv_precision"),
         quants=ladder,
-        calibrations={str(name): read_calibration(str(name), calibrations.mapping(name), ladder)
+        calibrations={str(name): read_calibration(str(name), calibrations.mapping(name), ladder, families,
+                                                  reference_family)
                       for name in list(calibrations.data)},
         default_calibration=r.text("default_calibration"),
-        other_quant_bits=read_bits(r.mapping("other_quant_bits", required=False)),
+        other_quant_bits=other_bits,
+        quant_families=family_of,
+        reference_quant_family=reference_family,
     )
     for reader in (fit, kv_bytes, memory, calibrations, r):
         reader.finish()
@@ -430,11 +517,12 @@ def vision_gb(model: Model, settings: Settings) -> float:
 # ---------------------------------------------------------------- speed
 
 def tokens_per_second(model: Model, quant: Quant, card: Card, calibration: Calibration,
-                      kv_gb: float = 0.0) -> float:
+                      kv_gb: float = 0.0, backend: str | None = None) -> float:
     """Decode speed of one request: bandwidth over the bytes read per token, plus any fixed cost.
 
     ``kv_gb`` is the KV cache at the chosen context: each new token reads it (``kv_read_factor``
-    of it), so a row at 32,768 tokens is slower than at 4,096.
+    of it), so a row at 32,768 tokens is slower than at 4,096. ``backend`` (scoring a measured
+    run) applies the class's factor for a backend other than the one its constants are for.
 
     >>> import dataclasses
     >>> card = Card("x", "X", "NVIDIA", 24, 1000.0, None, memory_type="GDDR6X")
@@ -450,7 +538,7 @@ def tokens_per_second(model: Model, quant: Quant, card: Card, calibration: Calib
     >>> round(tokens_per_second(model, q4, card, long, kv_gb=2.0), 2)
     80.0
     """
-    working = speed_working(model, quant, card, calibration, kv_gb)
+    working = speed_working(model, quant, card, calibration, kv_gb, backend)
     if not working.overhead_ms and not working.kv_read_gb:
         return card.bandwidth_gb_s / working.read_gb * working.efficiency
     return 1.0 / working.seconds_per_token
@@ -466,6 +554,7 @@ class SpeedWorking:
     overhead_ms: float      # fixed cost per token
     kv_read_gb: float = 0.0  # KV cache read per token at the chosen context
     class_name: str | None = None
+    backend: str | None = None  # the llama.cpp backend the class's efficiency is for
 
     @property
     def seconds_per_token(self) -> float:
@@ -473,11 +562,12 @@ class SpeedWorking:
 
 
 def speed_working(model: Model, quant: Quant, card: Card, calibration: Calibration,
-                  kv_gb: float = 0.0) -> SpeedWorking:
+                  kv_gb: float = 0.0, backend: str | None = None) -> SpeedWorking:
     speed_class = calibration.speed_class(card)
     return SpeedWorking(weights_gb(model.read_parameters_b, quant), card.bandwidth_gb_s,
-                        calibration.factor(quant, card), calibration.overhead(card),
-                        kv_gb * calibration.kv_read_factor, speed_class.name if speed_class else None)
+                        calibration.factor(quant, card, backend), calibration.overhead(card),
+                        kv_gb * calibration.kv_read_factor, speed_class.name if speed_class else None,
+                        speed_class.backend if speed_class else None)
 
 
 def prompt_tokens_per_second(model: Model, card: Card, calibration: Calibration) -> float | None:

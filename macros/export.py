@@ -58,6 +58,8 @@ def calibration_data(c: Calibration) -> dict:
                      "memory_types": list(k.memory_types), "efficiency": k.efficiency,
                      "overhead_ms": k.overhead_ms, "prompt_efficiency": k.prompt_efficiency,
                      "prompt_flop_per_byte": k.prompt_flop_per_byte,
+                     # Backend factors only score measured runs: the pages estimate the class's backend.
+                     "backend": k.backend, "quant_factors": dict(k.quant_factors),
                      "range": {"low": k.range_low, "high": k.range_high}} for k in c.classes],
     }
 
@@ -80,7 +82,7 @@ def settings_data(s: Settings) -> dict:
             "vision_encoder_bits_per_weight": s.vision_bits_per_weight,
         },
         # Best quality first, as in data/estimator.yaml: the order is the rank.
-        "quants": [{"name": q.name, "bits_per_weight": q.bits_per_weight,
+        "quants": [{"name": q.name, "bits_per_weight": q.bits_per_weight, "family": q.family,
                     **({"native_only": True} if q.native_only else {})}
                    for q in s.quants],
     }

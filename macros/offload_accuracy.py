@@ -56,11 +56,7 @@ def ram_texts(path=MEASURED_FILE) -> dict[int, str]:
 
 
 def quant_named(name: str, settings: Settings) -> Quant | None:
-    for quant in settings.quants:
-        if quant.name.casefold() == name.casefold():
-            return quant
-    bits = settings.other_quant_bits.get(name.upper())
-    return Quant(name, bits, len(settings.quants)) if bits else None
+    return settings.known_quant(name, len(settings.quants))
 
 
 def offload_runs(runs: Sequence[Run] | None = None, ram: RamSettings | None = None) -> list[OffloadRun]:

@@ -316,4 +316,6 @@ def test_the_calculator_works_out_a_row_as_the_page_does(tmp_path, preview, meas
     js, = run_node(tmp_path, "working", [{"labels": parts["labels"], "card": fastest.card.id}],
                    preview / "assets" / "tps-data.json")
     assert re.search(r"<ul>(.*?)</ul>", js, re.S).group(1) == built
-    assert built.count("<li>") == 6
+    assert built.count("<li>") == 7
+    # One line names the llama.cpp backend the class's efficiency is for.
+    assert table.calibration.speed_class(fastest.card).backend in built

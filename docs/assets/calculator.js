@@ -20,7 +20,8 @@
     for (var rank = 0; rank < settings.quants.length; rank++) {
       var q = settings.quants[rank];
       if (q.name.toLowerCase() === wanted) {
-        return { name: q.name, bits_per_weight: q.bits_per_weight, rank: rank, native_only: !!q.native_only };
+        return { name: q.name, bits_per_weight: q.bits_per_weight, rank: rank, native_only: !!q.native_only,
+                 family: q.family || "" };
       }
     }
     return null;
@@ -99,14 +100,16 @@
     return null;
   }
 
-  // Share of the bandwidth bound a card reaches at a quant: its class's, or (calibrations
-  // without classes) the memory type's factor when listed (HBM), else the vendor's; times the
-  // quant's and the architecture's.
+  // Share of the bandwidth bound a card reaches at a quant: its class's (times its factor for the
+  // quant's family: on AMD GCN the legacy Q4_0 and Q8_0 reach more), or (calibrations without
+  // classes) the memory type's factor when listed (HBM), else the vendor's; times the quant's and
+  // the architecture's.
   function efficiency(calibration, q, card) {
     var cls = speedClass(calibration, card);
     if (cls) {
       var quantFactor = has(calibration.quant_efficiency, q.name) ? calibration.quant_efficiency[q.name] : 1.0;
-      return quantFactor * cls.efficiency;
+      var familyFactor = has(cls.quant_factors, q.family) ? cls.quant_factors[q.family] : 1.0;
+      return quantFactor * cls.efficiency * familyFactor;
     }
     var classFactor = has(calibration.memory_type_factors, card.memory_type || "")
       ? calibration.memory_type_factors[card.memory_type || ""]
@@ -644,11 +647,15 @@
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
       vision: f.gb(e.memory.vision_gb || 0), need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
       context: f.count(e.context), kv_factor: f.decimal(calibration.kv_read_factor || 0, 2), kv_read: f.gb(kvRead, 2),
-      speed_class: cls ? labels.working.speed_classes[cls.name] : "", prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
+      speed_class: cls ? labels.working.speed_classes[cls.name] : "", backend: cls && cls.backend || "",
+      prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
       ttft: e.ttft_s ? f.seconds(e.ttft_s) : "",
     };
     var w = labels.working;
-    var lines = cls ? w.class_lines : w.lines;
+    // A class that names no backend leaves out the line about it (macros/model_page/working.py).
+    var lines = (cls ? w.class_lines : w.lines).filter(function (line) {
+      return values.backend || line.indexOf("{backend}") < 0;
+    });
     return "<strong>" + fillPhrase(w.title, values) + "</strong><ul>" +
       lines.map(function (line) { return "<li>" + fillPhrase(line, values) + "</li>"; }).join("") +
       "</ul><p>" + escapeHtml(w.check) + "</p><pre><code>" +

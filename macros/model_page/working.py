@@ -63,6 +63,11 @@ WORKING_CLASS_LINES = (
     N_("Memory bandwidth {bandwidth}. Cards of the class “{speed_class}” reach about {efficiency} of it and "
        "spend {overhead} ms per token on fixed costs (kernel launches, synchronisation, sampling); both "
        "fitted on measured llama.cpp runs."),
+    # TRANSLATORS: {backend} is a llama.cpp backend (CUDA, ROCm, Vulkan,
+    # Metal, SYCL). Example: "These figures are for llama.cpp's Vulkan
+    # backend; on the same card another backend can be faster or slower."
+    N_("These figures are for llama.cpp's {backend} backend; on the same card another backend can be "
+       "faster or slower."),
     # TRANSLATORS: {read} is memory read per token; {kv_read} is KV cache read
     # per token; {bandwidth} is memory bandwidth; {efficiency} is the share of
     # it reached; {overhead} is fixed milliseconds per token; {ms} is
@@ -115,9 +120,11 @@ def working(c: PageContext, m: Model, e: Estimate, fig: ModelFigures) -> tuple[s
                   context=f.count(fig.context), kv_factor=f.decimal(fig.calibration.kv_read_factor, 2),
                   kv_read=f.gb(w.kv_read_gb, 2),
                   speed_class=p.term(vocabulary.SPEED_CLASSES[w.class_name]) if w.class_name else "",
+                  backend=w.backend or "",
                   prompt_tok_s=f.tok_s(e.prompt_tok_s) if e.prompt_tok_s else "",
                   ttft=f.seconds(e.ttft_s) if e.ttft_s else "")
-    lines = [p.t(line, **values) for line in working_lines(m, bool(w.class_name))]
+    lines = [p.t(line, **values) for line in working_lines(m, bool(w.class_name))
+             if w.backend or "{backend}" not in line]
     title = p.t(WORKING_TITLE, card=card_name(e.card, p.language))
     command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
     return title, lines, command, row_command(m, e, fig.context, fig.kv_precision)
