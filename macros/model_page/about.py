@@ -37,17 +37,26 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
             # Tsinghua University in August 2022."
             out.append(p.t(N_("{model} was published by {organisation} in {month}."), **v))
     if m.organisation_types:
-        # TRANSLATORS: {types} is the kinds of organisation. Example: "Type of
-        # organisation: academia."
-        out.append(p.t(N_("Type of organisation: {types}."),
+        # TRANSLATORS: {types} is the kinds of organisation (one, or several: the
+        # plural form). Example: "Type of organisation: academia."
+        out.append(p.n(NP_("Type of organisation: {types}.", "Types of organisation: {types}."),
+                       len(m.organisation_types),
                        types=c.terms(vocabulary.ORGANISATION_TYPES, m.organisation_types)))
-    if m.domains or m.tasks:
-        # TRANSLATORS: {domains} is its domains; {tasks} is its tasks. Example:
-        # "Domain: language. Recorded tasks: text generation (language modelling)
-        # and translation."
-        out.append(p.t(N_("Domain: {domains}. Recorded tasks: {tasks}."),
-                       domains=c.terms(vocabulary.DOMAINS, m.domains) or "–",
-                       tasks=c.terms(vocabulary.TASKS, m.tasks) or "–"))
+    # One domain or task reads "Domain:", "Recorded task:"; several the plural.
+    recorded = []
+    if m.domains:
+        # TRANSLATORS: {domains} is its domains (one, or several: the plural
+        # form). Example: "Domain: language."
+        recorded.append(p.n(NP_("Domain: {domains}.", "Domains: {domains}."), len(m.domains),
+                            domains=c.terms(vocabulary.DOMAINS, m.domains)))
+    if m.tasks:
+        # TRANSLATORS: {tasks} is its tasks (one, or several: the plural form).
+        # Example: "Recorded tasks: text generation (language modelling) and
+        # translation."
+        recorded.append(p.n(NP_("Recorded task: {tasks}.", "Recorded tasks: {tasks}."), len(m.tasks),
+                            tasks=c.terms(vocabulary.TASKS, m.tasks)))
+    if recorded:
+        out.append(Markup(" ").join(recorded))
     if m.base_model:
         # TRANSLATORS: {base} is the model it was built on. Example: "It was built
         # on an existing model, {base}, the usual way a specialised model is

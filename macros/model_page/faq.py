@@ -71,15 +71,21 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
     if m.domains or m.tasks:
         # TRANSLATORS: {model} is the model's name. Example: "What is GLM-130B
         # used for?"
-        ask(N_("What is {model} used for?"),
-            # TRANSLATORS: {domains} is its domains; {tasks} is its tasks. Example:
-            # "Its domain is language; the recorded tasks are text generation
-            # (language modelling) and translation. These are what it was built for,
-            # not a limit on what it will attempt."
-            p.t(N_("Its domain is {domains}; the recorded tasks are {tasks}. These are what it was built "
-                   "for, not a limit on what it will attempt."),
-                domains=c.terms(vocabulary.DOMAINS, m.domains) or "–",
-                tasks=c.terms(vocabulary.TASKS, m.tasks) or "–"))
+        # One domain or task is "its domain is", "the recorded task is"; several the plural.
+        used = []
+        if m.domains:
+            # TRANSLATORS: {domains} is its domains (one, or several: the plural
+            # form). Example: "Its domain is language."
+            used.append(p.n(NP_("Its domain is {domains}.", "Its domains are {domains}."), len(m.domains),
+                            domains=c.terms(vocabulary.DOMAINS, m.domains)))
+        if m.tasks:
+            # TRANSLATORS: {tasks} is its tasks (one, or several: the plural
+            # form). Example: "The recorded tasks are text generation (language
+            # modelling) and translation."
+            used.append(p.n(NP_("The recorded task is {tasks}.", "The recorded tasks are {tasks}."),
+                            len(m.tasks), tasks=c.terms(vocabulary.TASKS, m.tasks)))
+        used.append(p.t(N_("These are what it was built for, not a limit on what it will attempt.")))
+        ask(N_("What is {model} used for?"), Markup(" ").join(used))
     if m.open_weights:
         # TRANSLATORS: {model} is the model's name. Example: "Where can I download
         # GLM-130B?"
