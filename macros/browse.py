@@ -56,10 +56,10 @@ def reach_text(p: Phrases, fig: ModelFigures) -> str:
     their own (French plural form 0 serves 0 and 1 alike: « sur 1 carte »)."""
     if fig.reach is Reach.NONE:
         # TRANSLATORS: on the home page, under a model that no single card holds.
-        return p.gettext(N_("runs on no single card"))
+        return str(p.t(N_("runs on no single card")))
     if fig.reach is Reach.ONE:
         # TRANSLATORS: on the home page, under a model that exactly one card holds.
-        return p.gettext(N_("runs on one card only"))
+        return str(p.t(N_("runs on one card only")))
     # TRANSLATORS: on the home page, under a model; {count} is a number of cards (two or more). Example:
     # 'runs on 262 cards'.
     return str(p.n(NP_("runs on {count} card", "runs on {count} cards"), fig.cards_fit))

@@ -292,8 +292,9 @@ class CardPageBuilder:
                 # these, two read memory faster; the fastest is the GeForce RTX 5090 D V2, at 1,340 GB/s. ...'
                 answer += p.n(NP_("One of them reads memory faster: the {peer}, at {peer_bandwidth}. "
                                   "On the same model, speed follows bandwidth.",
-                                  "Of these, {count} read memory faster; the fastest is the {peer} at {peer_bandwidth}. "
-                                  "On the same model, speed follows bandwidth."), faster, count=f.count_words(faster),
+                                  "Of these, {count} read memory faster; the fastest is the {peer} at "
+                                  "{peer_bandwidth}. On the same model, speed follows bandwidth."), faster,
+                              count=f.count_words(faster),
                               peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
             else:
                 answer += p.t(N_("None of them reads memory faster, so none runs the same model faster."))

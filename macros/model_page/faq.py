@@ -69,8 +69,6 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # released?"
         ask(N_("When was {model} released?"), answer)
     if m.domains or m.tasks:
-        # TRANSLATORS: {model} is the model's name. Example: "What is GLM-130B
-        # used for?"
         # One domain or task is "its domain is", "the recorded task is"; several the plural.
         used = []
         if m.domains:
@@ -85,6 +83,8 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             used.append(p.n(NP_("The recorded task is {tasks}.", "The recorded tasks are {tasks}."),
                             len(m.tasks), tasks=c.terms(vocabulary.TASKS, m.tasks)))
         used.append(p.t(N_("These are what it was built for, not a limit on what it will attempt.")))
+        # TRANSLATORS: {model} is the model's name. Example: "What is GLM-130B
+        # used for?"
         ask(N_("What is {model} used for?"), Markup(" ").join(used))
     if m.open_weights:
         # TRANSLATORS: {model} is the model's name. Example: "Where can I download
@@ -286,14 +286,15 @@ def how_many_gpus(c: PageContext, fig: ModelFigures) -> Markup:
     if not multi:
         return multi_text(c, fig, {})[0]
     e = multi.cheapest
-    # TRANSLATORS: {count} is the number of identical cards (digits: it is also
-    # the factor in "{count} × {card}"), {card} a card's name, {card_vram} the
-    # memory of each. A name takes its article and case: {card:nom}, {card:dat},
-    # French {card:a}, {card:de} (macros/names.py); the bare {card} is the name
-    # alone. Example: "At least 2: the smallest set of identical cards that
-    # holds it is 2 × Radeon Instinct MI355X (288 GB each); the section above
-    # gives the command that splits it across them."
-    return c.p.t(N_("At least {count}: the smallest set of identical cards that holds it is {count} × {card} "
+    # TRANSLATORS: {number} is the number of identical cards in words (two, 13);
+    # {count} the same number in digits, the factor of "{count} × {card}"; {card}
+    # a card's name, {card_vram} the memory of each. A name takes its article
+    # and case: {card:nom}, {card:dat}, French {card:a}, {card:de}
+    # (macros/names.py); the bare {card} is the name alone. Example: "At least
+    # two: the smallest set of identical cards that holds it is 2 × Radeon
+    # Instinct MI355X (288 GB each); the section above gives the command that
+    # splits it across them."
+    return c.p.t(N_("At least {number}: the smallest set of identical cards that holds it is {count} × {card} "
                     "({card_vram} each); the section above gives the command that splits it across them."),
-                 count=f.count(multi.count), card=card_name(e.card, c.p.language),
+                 number=f.count_words(multi.count), count=f.count(multi.count), card=card_name(e.card, c.p.language),
                  card_vram=f.vram(multi.card_vram_gb(e)))

@@ -117,13 +117,14 @@ def multi_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
     command = row_command(fig.model, multi.cheapest, fig.context, fig.kv_precision, multi.count)
     out.append(p.t(N_("To run it on that set:")) + Markup(' <code class="tps-command">{}</code>').format(command))
     if multi.fastest.card.id != multi.cheapest.card.id:
-        # TRANSLATORS: {count} is a count (small ones in words); {card} is a card's
-        # name; {tok_s} is a speed in tokens per second. A name takes its article
-        # and case: {card:nom}, {card:dat}, French {card:a}, {card:de}
+        # TRANSLATORS: {number} is the number of cards in words (two, 13); {count}
+        # the same number in digits, the factor of "{count} × {card}"; {card} is a
+        # card's name; {tok_s} is a speed in tokens per second. A name takes its
+        # article and case: {card:nom}, {card:dat}, French {card:a}, {card:de}
         # (macros/names.py); the bare {card} is the name alone. Example: "The
-        # fastest set of 2 cards is 2 × B300, at about 195 tok/s."
-        out.append(p.t(N_("The fastest set of {count} cards is {count} × {card}, at about {tok_s}."),
-                       **values(multi.fastest)))
+        # fastest set of two cards is 2 × B300, at about 195 tok/s."
+        out.append(p.t(N_("The fastest set of {number} cards is {count} × {card}, at about {tok_s}."),
+                       number=f.count_words(multi.count), **values(multi.fastest)))
     return out + split_note(c)
 
 
