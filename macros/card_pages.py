@@ -285,7 +285,7 @@ class CardPageBuilder:
             # TRANSLATORS: {count} is a number of other cards (or machines), in words up to twelve, {vram} a
             # memory size. Example: 'We track 33 other cards with 24 GB.'
             answer = p.n(NP_("We track {count} other card with {vram}.", "We track {count} other cards with {vram}."),
-                         len(peers), vram=v["vram"], count=f.count_words(len(peers))) + Markup(" ")
+                         len(peers), words=True, vram=v["vram"]) + Markup(" ")
             if faster:
                 # TRANSLATORS: {count} is a number of cards, in words up to twelve (two, 13), {peer} the fastest
                 # one's name (with {peer:nom}... for its article), {peer_bandwidth} its bandwidth. Example: 'Of
@@ -293,8 +293,7 @@ class CardPageBuilder:
                 answer += p.n(NP_("One of them reads memory faster: the {peer}, at {peer_bandwidth}. "
                                   "On the same model, speed follows bandwidth.",
                                   "Of these, {count} read memory faster; the fastest is the {peer} at "
-                                  "{peer_bandwidth}. On the same model, speed follows bandwidth."), faster,
-                              count=f.count_words(faster),
+                                  "{peer_bandwidth}. On the same model, speed follows bandwidth."), faster, words=True,
                               peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
             else:
                 answer += p.t(N_("None of them reads memory faster, so none runs the same model faster."))
