@@ -187,3 +187,23 @@ def test_the_number_of_cards_a_model_needs_is_a_word_and_the_factor_a_digit(cata
     answer = plain(how_many_gpus(PageContext(Phrases(language), settings, None, {}), figs))
     assert answer.startswith(said), answer
     assert "2 × Half Size" in answer
+
+
+@pytest.mark.parametrize("language, one, several", [
+    ("en", ("Organisation", "Country"), ("Organisations", "Countries")),
+    ("nl", ("Organisatie", "Land"), ("Organisaties", "Landen")),
+    ("de", ("Organisation", "Land"), ("Organisationen", "Länder")),
+])
+def test_the_specification_labels_two_makers_and_two_countries_in_the_plural(catalogue, settings, seed, base_card,
+                                                                              language, one, several):
+    # GLM-130B: Tsinghua University in China; Mistral NeMo: Mistral AI and NVIDIA, France and the United States.
+    nemo = catalogue.model("mistral-nemo-12b")
+    assert len(nemo.organisations) == len(nemo.countries) == 2
+
+    def labels(model_id):
+        page = model_page(catalogue, settings, seed, model_id, [base_card], language)
+        return [label for group in page.groups for label, _ in group.fields]
+
+    single, double = labels("glm-130b"), labels("mistral-nemo-12b")
+    assert all(label in single for label in one) and not any(label in single for label in several), single
+    assert all(label in double for label in several), double

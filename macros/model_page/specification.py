@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .. import vocabulary
 from ..catalogue import Model
 from ..names import organisation_name
-from ..phrases import N_, NP_
+from ..phrases import N_, NP_, NPC_
 from .context import PageContext
 
 # Values of the specification's fields: sentences in the table cells.
@@ -52,18 +52,22 @@ def groups(c: PageContext, m: Model) -> list[Group]:
         return [(label if isinstance(label, Label) else g(label), value) for label, value in pairs
                 if value not in (None, "", ())]
 
-    def counted(forms: tuple[str, str], items) -> Label:
+    def counted(forms: tuple[str, ...], items) -> Label:
         # A label over a list says "Task" over one task and "Tasks" over several.
+        if len(forms) == 3:
+            return Label(p.npgettext(forms, len(items)))
         return Label(p.catalogue.ngettext(forms[0], forms[1], len(items)))
 
     def yes_no(flag):
         return None if flag is None else g(N_("yes")) if flag else g(N_("no"))
 
     origin = keep(
-        (N_("Organisation"), f.names(str(organisation_name(o, p.language)) for o in m.organisations)),
+        (counted(NPC_("specification", "Organisation", "Organisations"), m.organisations),
+         f.names(str(organisation_name(o, p.language)) for o in m.organisations)),
         (counted(NP_("Organisation type", "Organisation types"), m.organisation_types),
          c.terms(vocabulary.ORGANISATION_TYPES, m.organisation_types)),
-        (N_("Country"), f.names(f.territory(c) for c in m.countries)),
+        (counted(NPC_("specification", "Country", "Countries"), m.countries),
+         f.names(f.territory(c) for c in m.countries)),
         (N_("Published"), f.day(m.published) if m.published else None),
         (N_("Authors"), f.names(m.authors)),
     )
