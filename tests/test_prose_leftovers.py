@@ -207,3 +207,16 @@ def test_the_specification_labels_two_makers_and_two_countries_in_the_plural(cat
     single, double = labels("glm-130b"), labels("mistral-nemo-12b")
     assert all(label in single for label in one) and not any(label in single for label in several), single
     assert all(label in double for label in several), double
+
+
+@pytest.mark.parametrize("language, said", [
+    ("en", "In our catalogue, five cards can hold it."),
+    ("nl", "In onze catalogus zijn er vijf kaarten waarop het past."),
+    ("fr", "Dans notre catalogue, cinq cartes peuvent l’accueillir."),
+    ("de", "In unserem Katalog bieten fünf Grafikkarten genug Speicher dafür."),
+])
+def test_a_few_cards_that_hold_a_model_are_counted_in_words(catalogue, settings, seed, base_card, language, said):
+    # GLM-4.5 said "In onze catalogus zijn er 5 kaarten waarop het past."
+    cards = [card(base_card, f"Big {n}", 256, 1000 + n) for n in range(5)] + [card(base_card, "Small", 8, 300)]
+    page = model_page(catalogue, settings, seed, "llama-3.1-70b", cards, language)
+    assert said in " ".join(map(plain, page.numbers_text))

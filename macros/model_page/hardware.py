@@ -167,9 +167,11 @@ def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
     if fig.reach is Reach.EVERY:
         out = [p.t(N_("Every card in our catalogue can hold it."))]
     else:
-        # TRANSLATORS: {fit_count} is the number of cards that run it. Example:
-        # "In our catalogue, 45 cards can hold it."
-        out = [p.t(N_("In our catalogue, {fit_count} cards can hold it."), **v)]
+        # TRANSLATORS: {fit_count} is the number of cards that run it (two or
+        # more; up to twelve in words). Example: "In our catalogue, 45 cards can
+        # hold it.", "In our catalogue, five cards can hold it."
+        out = [p.t(N_("In our catalogue, {fit_count} cards can hold it."),
+                   **{**v, "fit_count": c.card_count(fig.cards_fit)})]
     # TRANSLATORS: {small_card} is the smallest card that runs it;
     # {small_memory} is that card's memory ("24 GB of memory", or for a machine
     # sharing its memory "72 GB usable by the GPU"); {model} is the model's
