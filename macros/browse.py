@@ -80,10 +80,10 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
                "released": f.month(m.published)}
               for m in newest_first(catalogue.models)[:portal.recent_models] if m.published]
     return {"models": models, "cards": cards, "recent": recent,
-            # TRANSLATORS: the home page's summary; {models} and {cards} are counts. Example: '109 open-weight
-            # models, 829 graphics cards and machines, every pair worked out.'
-            "counts": p.t(N_("{models} open-weight models, {cards} graphics cards and machines, every pair "
-                             "worked out."), models=f.count(len(catalogue.models)),
+            # TRANSLATORS: the home page's summary; {models} and {cards} are counts. Example: 'All 109
+            # open-weight models against all 829 graphics cards and machines: every pair worked out.'
+            "counts": p.t(N_("All {models} open-weight models against all {cards} graphics cards and machines: "
+                             "every pair worked out."), models=f.count(len(catalogue.models)),
                          cards=f.count(len(catalogue.cards)))}
 
 

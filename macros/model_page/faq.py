@@ -29,11 +29,11 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # does GLM-130B have?"
         ask(N_("How many parameters does {model} have?"),
             # TRANSLATORS: {params} is its parameter count in words (130 billion);
-            # {active} is the parameters active per token, in words. Example: "671
-            # billion in total, of which about 37 billion are active for each token:
-            # it is a mixture-of-experts model. The total decides the memory it needs;
-            # the active part decides its speed."
-            p.t(N_("{params} in total, of which about {active} are active for each token: it is a "
+            # {active} is the parameters active per token, in words. Example: "It
+            # has 671 billion in total, of which about 37 billion are active for each
+            # token: it is a mixture-of-experts model. The total decides the memory it
+            # needs; the active part decides its speed."
+            p.t(N_("It has {params} in total, of which about {active} are active for each token: it is a "
                    "mixture-of-experts model. The total decides the memory it needs; the active part "
                    "decides its speed."), **v))
     else:
@@ -41,10 +41,10 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # does GLM-130B have?"
         ask(N_("How many parameters does {model} have?"),
             # TRANSLATORS: {params} is its parameter count in words (130 billion).
-            # Example: "130 billion, all of them used for every token: it is a dense
-            # model. That total decides how much memory it needs, roughly half a
+            # Example: "It has 130 billion, all of them used for every token: it is a
+            # dense model. That total decides how much memory it needs, roughly half a
             # gigabyte per billion parameters at the compression most people use."
-            p.t(N_("{params}, all of them used for every token: it is a dense model. That total decides "
+            p.t(N_("It has {params}, all of them used for every token: it is a dense model. That total decides "
                    "how much memory it needs, roughly half a gigabyte per billion parameters at the "
                    "compression most people use."), **v))
     if m.organisations:
