@@ -220,3 +220,15 @@ def test_a_few_cards_that_hold_a_model_are_counted_in_words(catalogue, settings,
     cards = [card(base_card, f"Big {n}", 256, 1000 + n) for n in range(5)] + [card(base_card, "Small", 8, 300)]
     page = model_page(catalogue, settings, seed, "llama-3.1-70b", cards, language)
     assert said in " ".join(map(plain, page.numbers_text))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_sentence_starts_with_a_digit_on_the_home_page_or_in_the_parameters_answer(
+        catalogue, settings, seed, base_card, reach_tables, language):
+    # English said "159 open-weight models, ..." and "130 billion, all of them used for every token".
+    counts = plain(home(Phrases(language), *reach_tables[Reach.SOME])["counts"])
+    assert re.search(r"\d", counts) and not re.match(r"\d", counts), counts
+    for model_id in ("glm-130b", "glm-4.5"):   # dense, and a mixture of experts
+        page = model_page(catalogue, settings, seed, model_id, [base_card], language)
+        answer = plain(page.faq[0][1])
+        assert not re.match(r"\d", answer), answer
