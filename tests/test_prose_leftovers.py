@@ -232,3 +232,27 @@ def test_no_sentence_starts_with_a_digit_on_the_home_page_or_in_the_parameters_a
         page = model_page(catalogue, settings, seed, model_id, [base_card], language)
         answer = plain(page.faq[0][1])
         assert not re.match(r"\d", answer), answer
+
+
+def test_a_card_that_runs_one_model_says_one_in_french(catalogue, settings, seed, base_card):
+    # « ne fait tourner que 1 des 2 modèles » read as a digit where French says « un seul ».
+    small = card(base_card, "Twelve", 12, 400)
+    models = (catalogue.model("llama-3.1-8b"), catalogue.model("llama-3.1-70b"))
+    table = EstimateTable(models, (small,), settings, seed)
+    assert table.models_run(small.id) == 1
+    page = CardPageBuilder(Phrases("fr"), Catalogue(cards=(small,), models=models), table,
+                           Portal(models, (small,), ())).build(small)
+    assert "ne fait tourner qu’un seul des 2 modèles" in page.description, page.description
+
+
+@pytest.mark.parametrize("language, one, two", [
+    ("en", "Of the 20 speeds in this table, one has", "Of the 20 speeds in this table, two have"),
+    ("nl", "bij één van de 20 snelheden", "bij twee van de 20 snelheden"),
+    ("fr", "Dans ce tableau, une des 20 vitesses est", "Dans ce tableau, deux des 20 vitesses sont"),
+    ("de", "Neben einer der 20 Geschwindigkeiten", "Neben zwei der 20 Geschwindigkeiten"),
+])
+def test_a_few_measured_speeds_are_counted_in_words(language, one, two):
+    from macros.model_page import measured_note
+    p = Phrases(language)
+    assert one in plain(measured_note(p, 1, 20)) and two in plain(measured_note(p, 2, 20))
+    assert "13" in plain(measured_note(p, 13, 20))
