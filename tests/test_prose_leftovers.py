@@ -256,3 +256,18 @@ def test_a_few_measured_speeds_are_counted_in_words(language, one, two):
     p = Phrases(language)
     assert one in plain(measured_note(p, 1, 20)) and two in plain(measured_note(p, 2, 20))
     assert "13" in plain(measured_note(p, 13, 20))
+
+
+@pytest.mark.parametrize("language, one, two", [
+    ("de", "Herausgeber ist die Tsinghua-Universität", "Herausgeber sind Mistral AI und NVIDIA"),
+    ("fr", "par l’université Tsinghua, dont le siège est en Chine",
+     "par Mistral AI et NVIDIA, dont les sièges sont en France et aux États-Unis"),
+])
+def test_two_makers_take_a_plural_verb(catalogue, settings, seed, base_card, language, one, two):
+    # „Herausgeber ist Mistral AI und NVIDIA“ gave two publishers a singular verb.
+    single = model_page(catalogue, settings, seed, "glm-130b", [base_card], language)
+    double = model_page(catalogue, settings, seed, "mistral-nemo-12b", [base_card], language)
+    assert one in plain(single.about[0]) and two in plain(double.about[0]), (single.about[0], double.about[0])
+    if language == "de":
+        answers = " ".join(plain(a) for _, a in double.faq)
+        assert "Veröffentlicht haben es Mistral AI und NVIDIA." in answers

@@ -23,9 +23,12 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
             # their countries. A name takes its article and case: {organisation:nom},
             # {organisation:dat}, French {organisation:a}, {organisation:de},
             # {country:in} (in a place) (macros/names.py); the bare {organisation} is
-            # the name alone. Example: "GLM-130B was published in August 2022 by
+            # the name alone. The plural form is for two or more organisations (de:
+            # "Herausgeber sind"). Example: "GLM-130B was published in August 2022 by
             # Tsinghua University, based in China."
-            out.append(p.t(N_("{model} was published in {month} by {organisation}, based in {country}."),
+            out.append(p.n(NP_("{model} was published in {month} by {organisation}, based in {country}.",
+                               "{model} was published in {month} by {organisation}, based in {country}."),
+                           len(m.organisations),
                            country=joined_name((country_name(code, p.language) for code in m.countries),
                                                p.language), **v))
         else:
@@ -33,9 +36,11 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
             # organisations that made it; {month} is the month it was published. A name
             # takes its article and case: {organisation:nom}, {organisation:dat}, French
             # {organisation:a}, {organisation:de} (macros/names.py); the bare
-            # {organisation} is the name alone. Example: "GLM-130B was published by
-            # Tsinghua University in August 2022."
-            out.append(p.t(N_("{model} was published by {organisation} in {month}."), **v))
+            # {organisation} is the name alone. The plural form is for two or more
+            # organisations. Example: "GLM-130B was published by Tsinghua University
+            # in August 2022."
+            out.append(p.n(NP_("{model} was published by {organisation} in {month}.",
+                               "{model} was published by {organisation} in {month}."), len(m.organisations), **v))
     if m.organisation_types:
         # TRANSLATORS: {types} is the kinds of organisation (one, or several: the
         # plural form). Example: "Type of organisation: academia."

@@ -54,9 +54,11 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # TRANSLATORS: {organisation} is the organisations that made it. A name
             # takes its article and case: {organisation:nom}, {organisation:dat}, French
             # {organisation:a}, {organisation:de} (macros/names.py); the bare
-            # {organisation} is the name alone. Example: "It was published by Tsinghua
-            # University."
-            p.t(N_("It was published by {organisation}."), **v))
+            # {organisation} is the name alone. The plural form is for two or more
+            # organisations (de: "Veröffentlicht haben es"). Example: "It was
+            # published by Tsinghua University."
+            p.n(NP_("It was published by {organisation}.", "It was published by {organisation}."),
+                len(m.organisations), **v))
     if m.published:
         # TRANSLATORS: {month} is the month it was published. Example: "It was
         # published in August 2022."
