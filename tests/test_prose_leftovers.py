@@ -271,3 +271,14 @@ def test_two_makers_take_a_plural_verb(catalogue, settings, seed, base_card, lan
     if language == "de":
         answers = " ".join(plain(a) for _, a in double.faq)
         assert "Veröffentlicht haben es Mistral AI und NVIDIA." in answers
+
+
+@pytest.mark.parametrize("language, said", [
+    ("en", "Not even a set of eight identical cards"), ("nl", "Zelfs acht identieke kaarten"),
+    ("fr", "Même un groupe de huit cartes identiques"), ("de", "Nicht einmal ein Verbund aus acht baugleichen"),
+])
+def test_the_largest_set_of_cards_is_a_word(catalogue, settings, seed, base_card, language, said):
+    figs = model_figures(catalogue.model("llama-3.1-70b"), [card(base_card, "Tiny", 4, 100)], settings, seed)
+    assert figs.reach is Reach.NONE and not figs.multi and max(settings.multi_gpu_counts) == 8
+    page = ModelPageBuilder(Phrases(language), settings, None, {}).build(figs.model, figs)
+    assert said in " ".join(map(plain, page.numbers_text))

@@ -92,11 +92,11 @@ def multi_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
     """The smallest set of identical cards that holds a model no single card holds."""
     p, f, multi = c.p, c.f, fig.multi
     if not multi:
-        # TRANSLATORS: {most} is the largest set counted. Example: "Not even a set
-        # of {most} identical cards in our catalogue holds it: it needs a
-        # cluster."
+        # TRANSLATORS: {most} is the largest set counted, in words up to twelve.
+        # Example: "Not even a set of eight identical cards in our catalogue holds
+        # it: it needs a cluster."
         return [p.t(N_("Not even a set of {most} identical cards in our catalogue holds it: it needs a "
-                       "cluster."), most=f.count(max(c.settings.multi_gpu_counts)))]
+                       "cluster."), most=f.count_words(max(c.settings.multi_gpu_counts)))]
 
     def values(e):
         return dict(count=f.count(multi.count), card=card_name(e.card, c.p.language),
