@@ -282,3 +282,9 @@ def test_the_largest_set_of_cards_is_a_word(catalogue, settings, seed, base_card
     assert figs.reach is Reach.NONE and not figs.multi and max(settings.multi_gpu_counts) == 8
     page = ModelPageBuilder(Phrases(language), settings, None, {}).build(figs.model, figs)
     assert said in " ".join(map(plain, page.numbers_text))
+
+
+def test_english_gives_the_united_states_its_article(catalogue, settings, seed, base_card):
+    # "based in France and United States": the sentence used the bare name, not its place form.
+    page = model_page(catalogue, settings, seed, "mistral-nemo-12b", [base_card], "en")
+    assert "based in France and in the United States." in plain(page.about[0]), page.about[0]

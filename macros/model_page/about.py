@@ -26,8 +26,8 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
             # the name alone. The plural form is for two or more organisations (de:
             # "Herausgeber sind"). Example: "GLM-130B was published in August 2022 by
             # Tsinghua University, based in China."
-            out.append(p.n(NP_("{model} was published in {month} by {organisation}, based in {country}.",
-                               "{model} was published in {month} by {organisation}, based in {country}."),
+            out.append(p.n(NP_("{model} was published in {month} by {organisation}, based {country:in}.",
+                               "{model} was published in {month} by {organisation}, based {country:in}."),
                            len(m.organisations),
                            country=joined_name((country_name(code, p.language) for code in m.countries),
                                                p.language), **v))
