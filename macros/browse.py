@@ -7,7 +7,7 @@ from collections import defaultdict
 from .accuracy import accuracy, estimates, load_rows, score
 from .catalogue import Catalogue, Portal, newest_first
 from .estimator import Settings
-from .figures import EstimateTable
+from .figures import EstimateTable, ModelFigures, Reach
 from . import vocabulary
 from .names import organisation_name
 from .phrases import N_, NP_, Phrases
@@ -51,12 +51,24 @@ def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[
             for vendor, groups in sorted(grouped.items())]
 
 
+def reach_text(p: Phrases, fig: ModelFigures) -> str:
+    """How many cards run a model, under its name on the home page: none and one have words of
+    their own (French plural form 0 serves 0 and 1 alike: « sur 1 carte »)."""
+    if fig.reach is Reach.NONE:
+        # TRANSLATORS: on the home page, under a model that no single card holds.
+        return str(p.t(N_("runs on no single card")))
+    if fig.reach is Reach.ONE:
+        # TRANSLATORS: on the home page, under a model that exactly one card holds.
+        return str(p.t(N_("runs on one card only")))
+    # TRANSLATORS: on the home page, under a model; {count} is a number of cards (two or more). Example:
+    # 'runs on 262 cards'.
+    return str(p.n(NP_("runs on {count} card", "runs on {count} cards"), fig.cards_fit))
+
+
 def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal) -> dict:
     f = p.fmt
     models = [{"id": m.id, "name": m.name, "params": f.parameters_short(m.parameters_b),
-               # TRANSLATORS: on the home page, under a model; {count} is a number of cards. Example: 'runs on
-               # 262 cards'.
-               "fit": str(p.n(NP_("runs on {count} card", "runs on {count} cards"), table.figures[m.id].cards_fit))}
+               "fit": reach_text(p, table.figures[m.id])}
               for m in portal.featured_models]
     cards = [{"id": c.id, "name": c.name, "vram": f.vram(c.vram_gb),
               # TRANSLATORS: on the home page, under a card; {count} is a number of models. Example: 'runs 40
@@ -68,10 +80,10 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
                "released": f.month(m.published)}
               for m in newest_first(catalogue.models)[:portal.recent_models] if m.published]
     return {"models": models, "cards": cards, "recent": recent,
-            # TRANSLATORS: the home page's summary; {models} and {cards} are counts. Example: '109 open-weight
-            # models, 829 graphics cards and machines, every pair worked out.'
-            "counts": p.t(N_("{models} open-weight models, {cards} graphics cards and machines, every pair "
-                             "worked out."), models=f.count(len(catalogue.models)),
+            # TRANSLATORS: the home page's summary; {models} and {cards} are counts. Example: 'All 109
+            # open-weight models against all 829 graphics cards and machines: every pair worked out.'
+            "counts": p.t(N_("All {models} open-weight models against all {cards} graphics cards and machines: "
+                             "every pair worked out."), models=f.count(len(catalogue.models)),
                          cards=f.count(len(catalogue.cards)))}
 
 

@@ -29,7 +29,7 @@ from .phrases import (DOMAIN, FORMS_CONTEXT, LANGUAGES, LOCALES_DIR, consistent,
                       read_catalog, template_syntax)
 
 ROOT = LOCALES_DIR.parent
-KEYWORDS = ["-k", "N_", "-k", "NP_:1,2", "-k", "NC_:1c,2"]
+KEYWORDS = ["-k", "N_", "-k", "NP_:1,2", "-k", "NC_:1c,2", "-k", "NPC_:1c,2,3"]
 # The phrases whose placeholders the browser fills (device.js and calculator.js).
 BROWSER_FILLED = ("macros/ui.py", "macros/export.py")
 # A code comment starting with this tag, right above a phrase, reaches the translators as "#.".

@@ -88,8 +88,9 @@ NAME_FORMS: dict[str, tuple[str, str]] = {
     # elides de and le/la before a vowel by itself).
     "organisation": NC_("name forms: organisation", "nom: {name}"),
     # TRANSLATORS: the forms of this university's name, as for "name forms:
-    # gpu"; {name} is its English name, a form may translate it instead.
-    # Example (fr): "nom: l’université Tsinghua".
+    # gpu"; {name} is its English name, a form may translate it instead; the
+    # "name" form is the bare name of tables and lists. Example (fr): "name:
+    # Université Tsinghua | nom: l’université Tsinghua".
     "Tsinghua University": NC_("name forms: Tsinghua University", "nom: {name}"),
     # TRANSLATORS: the forms of this institute's name, as for "name forms:
     # gpu"; {name} is its English name. Example (de): "nom: das {name} | dat:

@@ -54,6 +54,12 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+def NPC_(context: str, singular: str, plural: str) -> tuple[str, str, str]:
+    """Mark a singular and plural pair with its msgctxt, for ``Phrases.npgettext``: a label whose
+    singular is also an entry of its own ("Organisation", a column heading)."""
+    return context, singular, plural
+
+
 def placeholders(text: str) -> set[str]:
     """The names of a sentence's placeholders; a case ({card:dat}) is the same placeholder.
 
@@ -362,9 +368,10 @@ class Phrases:
     def t(self, message: str, **params) -> Markup:
         return fill(self.catalogue.gettext(message), params)
 
-    def n(self, forms: tuple[str, str], count: int, **params) -> Markup:
-        """The form the language's plural rule picks for ``count`` (French: 0 and 1 singular)."""
-        params.setdefault("count", self.fmt.count(count))
+    def n(self, forms: tuple[str, str], count: int, words: bool = False, **params) -> Markup:
+        """The form the language's plural rule picks for ``count`` (French: 0 and 1 singular);
+        ``words`` writes a small ``{count}`` as a word ("two of them", "Davon lesen zwei")."""
+        params.setdefault("count", self.fmt.count_words(count) if words else self.fmt.count(count))
         return fill(self.catalogue.ngettext(forms[0], forms[1], count), params)
 
     def pick(self, seed: str, variants: tuple[str, ...], **params) -> Markup:
@@ -374,6 +381,9 @@ class Phrases:
 
     def pgettext(self, context: str, message: str) -> str:
         return self.catalogue.pgettext(context, message)
+
+    def npgettext(self, forms: tuple[str, str, str], count: int) -> str:
+        return self.catalogue.npgettext(forms[0], forms[1], forms[2], count)
 
     def term(self, label: str) -> str:
         """A vocabulary label, with its msgctxt where it has one (vocabulary.Term)."""

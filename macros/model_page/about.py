@@ -23,9 +23,12 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
             # their countries. A name takes its article and case: {organisation:nom},
             # {organisation:dat}, French {organisation:a}, {organisation:de},
             # {country:in} (in a place) (macros/names.py); the bare {organisation} is
-            # the name alone. Example: "GLM-130B was published in August 2022 by
+            # the name alone. The plural form is for two or more organisations (de:
+            # "Herausgeber sind"). Example: "GLM-130B was published in August 2022 by
             # Tsinghua University, based in China."
-            out.append(p.t(N_("{model} was published in {month} by {organisation}, based in {country}."),
+            out.append(p.n(NP_("{model} was published in {month} by {organisation}, based {country:in}.",
+                               "{model} was published in {month} by {organisation}, based {country:in}."),
+                           len(m.organisations),
                            country=joined_name((country_name(code, p.language) for code in m.countries),
                                                p.language), **v))
         else:
@@ -33,21 +36,32 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
             # organisations that made it; {month} is the month it was published. A name
             # takes its article and case: {organisation:nom}, {organisation:dat}, French
             # {organisation:a}, {organisation:de} (macros/names.py); the bare
-            # {organisation} is the name alone. Example: "GLM-130B was published by
-            # Tsinghua University in August 2022."
-            out.append(p.t(N_("{model} was published by {organisation} in {month}."), **v))
+            # {organisation} is the name alone. The plural form is for two or more
+            # organisations. Example: "GLM-130B was published by Tsinghua University
+            # in August 2022."
+            out.append(p.n(NP_("{model} was published by {organisation} in {month}.",
+                               "{model} was published by {organisation} in {month}."), len(m.organisations), **v))
     if m.organisation_types:
-        # TRANSLATORS: {types} is the kinds of organisation. Example: "Type of
-        # organisation: academia."
-        out.append(p.t(N_("Type of organisation: {types}."),
+        # TRANSLATORS: {types} is the kinds of organisation (one, or several: the
+        # plural form). Example: "Type of organisation: academia."
+        out.append(p.n(NP_("Type of organisation: {types}.", "Types of organisation: {types}."),
+                       len(m.organisation_types),
                        types=c.terms(vocabulary.ORGANISATION_TYPES, m.organisation_types)))
-    if m.domains or m.tasks:
-        # TRANSLATORS: {domains} is its domains; {tasks} is its tasks. Example:
-        # "Domain: language. Recorded tasks: text generation (language modelling)
-        # and translation."
-        out.append(p.t(N_("Domain: {domains}. Recorded tasks: {tasks}."),
-                       domains=c.terms(vocabulary.DOMAINS, m.domains) or "–",
-                       tasks=c.terms(vocabulary.TASKS, m.tasks) or "–"))
+    # One domain or task reads "Domain:", "Recorded task:"; several the plural.
+    recorded = []
+    if m.domains:
+        # TRANSLATORS: {domains} is its domains (one, or several: the plural
+        # form). Example: "Domain: language."
+        recorded.append(p.n(NP_("Domain: {domains}.", "Domains: {domains}."), len(m.domains),
+                            domains=c.terms(vocabulary.DOMAINS, m.domains)))
+    if m.tasks:
+        # TRANSLATORS: {tasks} is its tasks (one, or several: the plural form).
+        # Example: "Recorded tasks: text generation (language modelling) and
+        # translation."
+        recorded.append(p.n(NP_("Recorded task: {tasks}.", "Recorded tasks: {tasks}."), len(m.tasks),
+                            tasks=c.terms(vocabulary.TASKS, m.tasks)))
+    if recorded:
+        out.append(Markup(" ").join(recorded))
     if m.base_model:
         # TRANSLATORS: {base} is the model it was built on. Example: "It was built
         # on an existing model, {base}, the usual way a specialised model is

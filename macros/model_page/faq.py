@@ -29,11 +29,11 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # does GLM-130B have?"
         ask(N_("How many parameters does {model} have?"),
             # TRANSLATORS: {params} is its parameter count in words (130 billion);
-            # {active} is the parameters active per token, in words. Example: "671
-            # billion in total, of which about 37 billion are active for each token:
-            # it is a mixture-of-experts model. The total decides the memory it needs;
-            # the active part decides its speed."
-            p.t(N_("{params} in total, of which about {active} are active for each token: it is a "
+            # {active} is the parameters active per token, in words. Example: "It
+            # has 671 billion in total, of which about 37 billion are active for each
+            # token: it is a mixture-of-experts model. The total decides the memory it
+            # needs; the active part decides its speed."
+            p.t(N_("It has {params} in total, of which about {active} are active for each token: it is a "
                    "mixture-of-experts model. The total decides the memory it needs; the active part "
                    "decides its speed."), **v))
     else:
@@ -41,10 +41,10 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # does GLM-130B have?"
         ask(N_("How many parameters does {model} have?"),
             # TRANSLATORS: {params} is its parameter count in words (130 billion).
-            # Example: "130 billion, all of them used for every token: it is a dense
-            # model. That total decides how much memory it needs, roughly half a
+            # Example: "It has 130 billion, all of them used for every token: it is a
+            # dense model. That total decides how much memory it needs, roughly half a
             # gigabyte per billion parameters at the compression most people use."
-            p.t(N_("{params}, all of them used for every token: it is a dense model. That total decides "
+            p.t(N_("It has {params}, all of them used for every token: it is a dense model. That total decides "
                    "how much memory it needs, roughly half a gigabyte per billion parameters at the "
                    "compression most people use."), **v))
     if m.organisations:
@@ -54,9 +54,11 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # TRANSLATORS: {organisation} is the organisations that made it. A name
             # takes its article and case: {organisation:nom}, {organisation:dat}, French
             # {organisation:a}, {organisation:de} (macros/names.py); the bare
-            # {organisation} is the name alone. Example: "It was published by Tsinghua
-            # University."
-            p.t(N_("It was published by {organisation}."), **v))
+            # {organisation} is the name alone. The plural form is for two or more
+            # organisations (de: "Veröffentlicht haben es"). Example: "It was
+            # published by Tsinghua University."
+            p.n(NP_("It was published by {organisation}.", "It was published by {organisation}."),
+                len(m.organisations), **v))
     if m.published:
         # TRANSLATORS: {month} is the month it was published. Example: "It was
         # published in August 2022."
@@ -69,17 +71,23 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # released?"
         ask(N_("When was {model} released?"), answer)
     if m.domains or m.tasks:
+        # One domain or task is "its domain is", "the recorded task is"; several the plural.
+        used = []
+        if m.domains:
+            # TRANSLATORS: {domains} is its domains (one, or several: the plural
+            # form). Example: "Its domain is language."
+            used.append(p.n(NP_("Its domain is {domains}.", "Its domains are {domains}."), len(m.domains),
+                            domains=c.terms(vocabulary.DOMAINS, m.domains)))
+        if m.tasks:
+            # TRANSLATORS: {tasks} is its tasks (one, or several: the plural
+            # form). Example: "The recorded tasks are text generation (language
+            # modelling) and translation."
+            used.append(p.n(NP_("The recorded task is {tasks}.", "The recorded tasks are {tasks}."),
+                            len(m.tasks), tasks=c.terms(vocabulary.TASKS, m.tasks)))
+        used.append(p.t(N_("These are what it was built for, not a limit on what it will attempt.")))
         # TRANSLATORS: {model} is the model's name. Example: "What is GLM-130B
         # used for?"
-        ask(N_("What is {model} used for?"),
-            # TRANSLATORS: {domains} is its domains; {tasks} is its tasks. Example:
-            # "Its domain is language; the recorded tasks are text generation
-            # (language modelling) and translation. These are what it was built for,
-            # not a limit on what it will attempt."
-            p.t(N_("Its domain is {domains}; the recorded tasks are {tasks}. These are what it was built "
-                   "for, not a limit on what it will attempt."),
-                domains=c.terms(vocabulary.DOMAINS, m.domains) or "–",
-                tasks=c.terms(vocabulary.TASKS, m.tasks) or "–"))
+        ask(N_("What is {model} used for?"), Markup(" ").join(used))
     if m.open_weights:
         # TRANSLATORS: {model} is the model's name. Example: "Where can I download
         # GLM-130B?"
@@ -280,14 +288,15 @@ def how_many_gpus(c: PageContext, fig: ModelFigures) -> Markup:
     if not multi:
         return multi_text(c, fig, {})[0]
     e = multi.cheapest
-    # TRANSLATORS: {count} is the number of identical cards (digits: it is also
-    # the factor in "{count} × {card}"), {card} a card's name, {card_vram} the
-    # memory of each. A name takes its article and case: {card:nom}, {card:dat},
-    # French {card:a}, {card:de} (macros/names.py); the bare {card} is the name
-    # alone. Example: "At least 2: the smallest set of identical cards that
-    # holds it is 2 × Radeon Instinct MI355X (288 GB each); the section above
-    # gives the command that splits it across them."
-    return c.p.t(N_("At least {count}: the smallest set of identical cards that holds it is {count} × {card} "
+    # TRANSLATORS: {number} is the number of identical cards in words (two, 13);
+    # {count} the same number in digits, the factor of "{count} × {card}"; {card}
+    # a card's name, {card_vram} the memory of each. A name takes its article
+    # and case: {card:nom}, {card:dat}, French {card:a}, {card:de}
+    # (macros/names.py); the bare {card} is the name alone. Example: "At least
+    # two: the smallest set of identical cards that holds it is 2 × Radeon
+    # Instinct MI355X (288 GB each); the section above gives the command that
+    # splits it across them."
+    return c.p.t(N_("At least {number}: the smallest set of identical cards that holds it is {count} × {card} "
                     "({card_vram} each); the section above gives the command that splits it across them."),
-                 count=f.count(multi.count), card=card_name(e.card, c.p.language),
+                 number=f.count_words(multi.count), count=f.count(multi.count), card=card_name(e.card, c.p.language),
                  card_vram=f.vram(multi.card_vram_gb(e)))

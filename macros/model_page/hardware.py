@@ -92,11 +92,11 @@ def multi_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
     """The smallest set of identical cards that holds a model no single card holds."""
     p, f, multi = c.p, c.f, fig.multi
     if not multi:
-        # TRANSLATORS: {most} is the largest set counted. Example: "Not even a set
-        # of {most} identical cards in our catalogue holds it: it needs a
-        # cluster."
+        # TRANSLATORS: {most} is the largest set counted, in words up to twelve.
+        # Example: "Not even a set of eight identical cards in our catalogue holds
+        # it: it needs a cluster."
         return [p.t(N_("Not even a set of {most} identical cards in our catalogue holds it: it needs a "
-                       "cluster."), most=f.count(max(c.settings.multi_gpu_counts)))]
+                       "cluster."), most=f.count_words(max(c.settings.multi_gpu_counts)))]
 
     def values(e):
         return dict(count=f.count(multi.count), card=card_name(e.card, c.p.language),
@@ -117,13 +117,14 @@ def multi_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
     command = row_command(fig.model, multi.cheapest, fig.context, fig.kv_precision, multi.count)
     out.append(p.t(N_("To run it on that set:")) + Markup(' <code class="tps-command">{}</code>').format(command))
     if multi.fastest.card.id != multi.cheapest.card.id:
-        # TRANSLATORS: {count} is a count (small ones in words); {card} is a card's
-        # name; {tok_s} is a speed in tokens per second. A name takes its article
-        # and case: {card:nom}, {card:dat}, French {card:a}, {card:de}
+        # TRANSLATORS: {number} is the number of cards in words (two, 13); {count}
+        # the same number in digits, the factor of "{count} × {card}"; {card} is a
+        # card's name; {tok_s} is a speed in tokens per second. A name takes its
+        # article and case: {card:nom}, {card:dat}, French {card:a}, {card:de}
         # (macros/names.py); the bare {card} is the name alone. Example: "The
-        # fastest set of 2 cards is 2 × B300, at about 195 tok/s."
-        out.append(p.t(N_("The fastest set of {count} cards is {count} × {card}, at about {tok_s}."),
-                       **values(multi.fastest)))
+        # fastest set of two cards is 2 × B300, at about 195 tok/s."
+        out.append(p.t(N_("The fastest set of {number} cards is {count} × {card}, at about {tok_s}."),
+                       number=f.count_words(multi.count), **values(multi.fastest)))
     return out + split_note(c)
 
 
@@ -166,9 +167,11 @@ def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
     if fig.reach is Reach.EVERY:
         out = [p.t(N_("Every card in our catalogue can hold it."))]
     else:
-        # TRANSLATORS: {fit_count} is the number of cards that run it. Example:
-        # "In our catalogue, 45 cards can hold it."
-        out = [p.t(N_("In our catalogue, {fit_count} cards can hold it."), **v)]
+        # TRANSLATORS: {fit_count} is the number of cards that run it (two or
+        # more; up to twelve in words). Example: "In our catalogue, 45 cards can
+        # hold it.", "In our catalogue, five cards can hold it."
+        out = [p.t(N_("In our catalogue, {fit_count} cards can hold it."),
+                   **{**v, "fit_count": c.card_count(fig.cards_fit)})]
     # TRANSLATORS: {small_card} is the smallest card that runs it;
     # {small_memory} is that card's memory ("24 GB of memory", or for a machine
     # sharing its memory "72 GB usable by the GPU"); {model} is the model's

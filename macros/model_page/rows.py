@@ -76,17 +76,14 @@ def measured_note(phrases: Phrases, count: int, total: int) -> Markup:
     """How many of a table's speeds have a measurement beside them."""
     if not count:
         return phrases.t(N_("None of the speeds in this table has been measured yet: all are estimates."))
-    # TRANSLATORS: {count} is a count (small ones in words); {total} is the
-    # number of cards in the catalogue. Example: "ten of the 829 speeds in
-    # this table have a measured llama.cpp run beside them; the others are
-    # estimates."
     # TRANSLATORS: {count} speeds of the {total} in the table have a measured run
-    # beside them (digits). Example: "Of the 154 speeds in this table, 12 have a
-    # measured llama.cpp run beside them; the others are estimates."
+    # beside them ({count} in words up to twelve: "one", "ten", 13). Example: "Of
+    # the 154 speeds in this table, ten have a measured llama.cpp run beside
+    # them; the others are estimates."
     return phrases.n(NP_("Of the {total} speeds in this table, {count} has a measured llama.cpp run beside it; "
                          "the others are estimates.",
                          "Of the {total} speeds in this table, {count} have a measured llama.cpp run beside them; "
-                         "the others are estimates."), count, total=phrases.fmt.count(total))
+                         "the others are estimates."), count, words=True, total=phrases.fmt.count(total))
 
 
 @dataclass

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .. import vocabulary
 from ..catalogue import Model
 from ..names import organisation_name
-from ..phrases import N_, NP_
+from ..phrases import N_, NP_, NPC_
 from .context import PageContext
 
 # Values of the specification's fields: sentences in the table cells.
@@ -33,6 +33,10 @@ HOURS = NP_("{count} hour", "{count} hours")
 US_DOLLARS = N_("{amount} US dollars")
 
 
+class Label(str):
+    """A field label already translated (one that depends on how many values follow)."""
+
+
 @dataclass
 class Group:
     title: str
@@ -45,21 +49,31 @@ def groups(c: PageContext, m: Model) -> list[Group]:
     g = p.gettext
 
     def keep(*pairs):
-        return [(g(label), value) for label, value in pairs if value not in (None, "", ())]
+        return [(label if isinstance(label, Label) else g(label), value) for label, value in pairs
+                if value not in (None, "", ())]
+
+    def counted(forms: tuple[str, ...], items) -> Label:
+        # A label over a list says "Task" over one task and "Tasks" over several.
+        if len(forms) == 3:
+            return Label(p.npgettext(forms, len(items)))
+        return Label(p.catalogue.ngettext(forms[0], forms[1], len(items)))
 
     def yes_no(flag):
         return None if flag is None else g(N_("yes")) if flag else g(N_("no"))
 
     origin = keep(
-        (N_("Organisation"), f.names(str(organisation_name(o, p.language)) for o in m.organisations)),
-        (N_("Organisation type"), c.terms(vocabulary.ORGANISATION_TYPES, m.organisation_types)),
-        (N_("Country"), f.names(f.territory(c) for c in m.countries)),
+        (counted(NPC_("specification", "Organisation", "Organisations"), m.organisations),
+         f.names(str(organisation_name(o, p.language)) for o in m.organisations)),
+        (counted(NP_("Organisation type", "Organisation types"), m.organisation_types),
+         c.terms(vocabulary.ORGANISATION_TYPES, m.organisation_types)),
+        (counted(NPC_("specification", "Country", "Countries"), m.countries),
+         f.names(f.territory(c) for c in m.countries)),
         (N_("Published"), f.day(m.published) if m.published else None),
         (N_("Authors"), f.names(m.authors)),
     )
     purpose = keep(
-        (N_("Domain"), c.terms(vocabulary.DOMAINS, m.domains)),
-        (N_("Tasks"), c.terms(vocabulary.TASKS, m.tasks)),
+        (counted(NP_("Domain", "Domains"), m.domains), c.terms(vocabulary.DOMAINS, m.domains)),
+        (counted(NP_("Task", "Tasks"), m.tasks), c.terms(vocabulary.TASKS, m.tasks)),
         (N_("Base model"), m.base_model),
         (N_("Number format of the weights"), m.numerical_format),
     )
