@@ -89,7 +89,8 @@ def load_rows(test: str = "tg", runs: Sequence[Run] | None = None) -> tuple[list
             skipped.append(f"line {run.line}: depth {run.depth} without an attention layout")
             continue
         model = Model(run.model or run.model_name, run.model_name, str(MEASURED_FILE.name), True, run.params_b,
-                      run.active_b, architecture=record.architecture if record else None)
+                      run.active_b, architecture=record.architecture if record else None,
+                      per_layer_embedding_b=record.per_layer_embedding_b if record else None)
         if model.architecture:
             kv = kv_cache_gb(model.architecture, round(run.mean_depth), kv_bytes)
         else:

@@ -180,6 +180,9 @@ class Model:
     checked: dt.date | None = None           # when the record was last checked against its sources
     vision_encoder_b: float | None = None    # vision encoder/projector (llama.cpp's mmproj, F16)
     native_format: str | None = None         # the one quant its weights ship in (gpt-oss: MXFP4)
+    # Per-layer embedding tables (Gemma 3n and Gemma 4 "E" models): held in memory, but each token
+    # looks up one row of them, so they are not read per generated token.
+    per_layer_embedding_b: float | None = None
 
     @property
     def huggingface_url(self) -> str | None:
@@ -191,8 +194,9 @@ class Model:
 
     @property
     def read_parameters_b(self) -> float:
-        """Parameters read per generated token: the active experts for MoE."""
-        return self.active_parameters_b or self.parameters_b
+        """Parameters read per generated token: the active experts for MoE, less the per-layer
+        embedding tables (looked up, not read)."""
+        return (self.active_parameters_b or self.parameters_b) - (self.per_layer_embedding_b or 0.0)
 
 
 # ---------------------------------------------------------------- models
@@ -336,8 +340,13 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
         checked=r.date("checked", required=False),
         vision_encoder_b=r.number("vision_encoder_b", required=False, above=0, maximum=MAX_PARAMETERS_B),
         native_format=r.text("native_format", required=False),
+        per_layer_embedding_b=r.number("per_layer_embedding_b", required=False, above=0,
+                                       maximum=MAX_PARAMETERS_B),
     )
     r.finish()
+    if model.read_parameters_b <= 0:
+        raise r.error("per_layer_embedding_b", "less than the parameters "
+                      f"({model.active_parameters_b or model.parameters_b:g})", model.per_layer_embedding_b)
     if model.native_format is not None:
         names = quant_names if quant_names is not None else ladder_names()
         match = next((n for n in names if n.casefold() == model.native_format.casefold()), None)

@@ -125,6 +125,7 @@ def model_data(m: Model) -> dict:
     return {
         "parameters_b": m.parameters_b,
         "active_parameters_b": m.active_parameters_b,
+        "read_parameters_b": m.read_parameters_b,
         **({"vision_encoder_b": m.vision_encoder_b} if m.vision_encoder_b else {}),
         **({"native_format": m.native_format} if m.native_format else {}),
         # Offload (macros/offload.py) tells the routed experts from the rest.

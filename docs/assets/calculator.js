@@ -131,7 +131,7 @@
 
   // Decode: weights and (kv_read_factor of) the KV cache at the context read per token.
   function tokensPerSecond(model, q, card, calibration, kvGb) {
-    var readGb = weightsGb(model.active_parameters_b || model.parameters_b, q);
+    var readGb = weightsGb(model.read_parameters_b, q);
     var kvRead = (kvGb || 0) * (calibration.kv_read_factor || 0);
     var overhead = overheadMs(calibration, card);
     if (!overhead && !kvRead) return card.bandwidth_gb_s / readGb * efficiency(calibration, q, card);
@@ -145,7 +145,7 @@
     if (!cls) return null;
     var flops = card.compute_tflops ? card.compute_tflops * 1e12 * cls.prompt_efficiency
       : card.bandwidth_gb_s * 1e9 * cls.prompt_flop_per_byte;
-    return flops / (2 * (model.active_parameters_b || model.parameters_b) * 1e9);
+    return flops / (2 * model.read_parameters_b * 1e9);
   }
 
   function verdict(needGb, vramGb, settings) {
@@ -376,7 +376,7 @@
                ram_read_gb: cpuLayers * split.layer_gb * readShare, kv_gpu_share: 1.0 };
     }
     var layerGb = (memory.weights_gb + memory.kv_gb) / layers;
-    var readGb = memory.weights_gb * (model.active_parameters_b || model.parameters_b) / model.parameters_b;
+    var readGb = memory.weights_gb * model.read_parameters_b / model.parameters_b;
     return { mode: "layers", layers: layers, cpu_layers: cpuLayers, gpu_layers: gpuLayers,
              gpu_gb: gpuLayers * layerGb + memory.buffer_gb, ram_gb: cpuLayers * layerGb,
              vram_read_gb: readGb * gpuLayers / layers, ram_read_gb: readGb * cpuLayers / layers,
@@ -633,7 +633,7 @@
     if (e.fit === "offload" && labels.offload) return offloadWorkingHtml(data, labels, f, e, kvPrecision);
     var model = data.models[labels.model];
     var calibration = data.calibrations[data.calibration];
-    var readB = model.active_parameters_b || model.parameters_b;
+    var readB = model.read_parameters_b;
     var read = weightsGb(readB, e.quant);
     var eff = efficiency(calibration, e.quant, e.card);
     var overhead = overheadMs(calibration, e.card);
