@@ -368,11 +368,14 @@ class Phrases:
     def t(self, message: str, **params) -> Markup:
         return fill(self.catalogue.gettext(message), params)
 
-    def n(self, forms: tuple[str, str], count: int, words: bool = False, **params) -> Markup:
-        """The form the language's plural rule picks for ``count`` (French: 0 and 1 singular);
-        ``words`` writes a small ``{count}`` as a word ("two of them", "Davon lesen zwei")."""
-        params.setdefault("count", self.fmt.count_words(count) if words else self.fmt.count(count))
+    def n(self, forms: tuple[str, str], count: int, **params) -> Markup:
+        """The form the language's plural rule picks for ``count`` (French: 0 and 1 singular)."""
+        params.setdefault("count", self.fmt.count(count))
         return fill(self.catalogue.ngettext(forms[0], forms[1], count), params)
+
+    def n_words(self, forms: tuple[str, str], count: int, **params) -> Markup:
+        """``n`` with a small ``{count}`` written as a word ("two of them", "Davon lesen zwei")."""
+        return self.n(forms, count, **{"count": self.fmt.count_words(count), **params})
 
     def pick(self, seed: str, variants: tuple[str, ...], **params) -> Markup:
         """One of several wordings, the same one every build for the same seed."""

@@ -80,10 +80,10 @@ def measured_note(phrases: Phrases, count: int, total: int) -> Markup:
     # beside them ({count} in words up to twelve: "one", "ten", 13). Example: "Of
     # the 154 speeds in this table, ten have a measured llama.cpp run beside
     # them; the others are estimates."
-    return phrases.n(NP_("Of the {total} speeds in this table, {count} has a measured llama.cpp run beside it; "
+    return phrases.n_words(NP_("Of the {total} speeds in this table, {count} has a measured llama.cpp run beside it; "
                          "the others are estimates.",
                          "Of the {total} speeds in this table, {count} have a measured llama.cpp run beside them; "
-                         "the others are estimates."), count, words=True, total=phrases.fmt.count(total))
+                         "the others are estimates."), count, total=phrases.fmt.count(total))
 
 
 @dataclass
