@@ -285,7 +285,8 @@ class CardPageBuilder:
             # TRANSLATORS: {count} is a number of other cards (or machines), in words up to twelve, {vram} a
             # memory size. Example: 'We track 33 other cards with 24 GB.'
             answer = p.n_words(NP_("We track {count} other card with {vram}.",
-                                   "We track {count} other cards with {vram}."), len(peers), vram=v["vram"]) + Markup(" ")
+                                   "We track {count} other cards with {vram}."), len(peers), vram=v["vram"])
+            answer += Markup(" ")
             if faster:
                 # TRANSLATORS: {count} is a number of cards, in words up to twelve (two, 13), {peer} the fastest
                 # one's name (with {peer:nom}... for its article), {peer_bandwidth} its bandwidth. Example: 'Of

@@ -375,7 +375,8 @@ class Phrases:
 
     def n_words(self, forms: tuple[str, str], count: int, **params) -> Markup:
         """``n`` with a small ``{count}`` written as a word ("two of them", "Davon lesen zwei")."""
-        return self.n(forms, count, **{"count": self.fmt.count_words(count), **params})
+        params.setdefault("count", self.fmt.count_words(count))
+        return fill(self.catalogue.ngettext(forms[0], forms[1], count), params)
 
     def pick(self, seed: str, variants: tuple[str, ...], **params) -> Markup:
         """One of several wordings, the same one every build for the same seed."""
