@@ -394,7 +394,33 @@ def fit_all(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration) -> t
             best = (loss, kv, overhead)
     _, kv, overhead = best
     base = dataclasses.replace(calibration, kv_read_factor=kv)
-    return kv, overhead, apply(base, fit_classes(tg, pp, base, overhead))
+    return kv, overhead, keep_factors_that_help(tg, pp, apply(base, fit_classes(tg, pp, base, overhead)), overhead)
+
+
+def has_factors(speed_class: SpeedClass) -> bool:
+    return bool(speed_class.backend_factors or speed_class.quant_factors)
+
+
+def keep_factors_that_help(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
+                           shared_overhead_ms: float) -> Calibration:
+    """Each class with its backend and quant-family factors only where they lower its
+    leave-one-device-out median error; else its constants fitted without any.
+
+    Runs of one backend or quant often come from one source and build as well: a factor fitted
+    on them can carry that source's speed to devices it never measured, which only held-out
+    devices show.
+    """
+    plain = apply(calibration, {c.name: fit_class(c, tg, pp, calibration, shared_overhead_ms, factor_rows=())
+                                for c in calibration.classes if has_factors(c)})
+    with_factors = _class_medians(leave_one_device_out(tg, pp, calibration, shared_overhead_ms)[0], calibration)
+    without = _class_medians(leave_one_device_out(tg, pp, plain, shared_overhead_ms)[0], plain)
+    classes = tuple(mine if with_factors.get(mine.name, math.inf) < without.get(mine.name, math.inf) else bare
+                    for mine, bare in zip(calibration.classes, plain.classes, strict=True))
+    return dataclasses.replace(calibration, classes=classes)
+
+
+def _class_medians(pairs: Sequence[Pair], calibration: Calibration) -> dict[str, float]:
+    return {name: s.median for name, s in grouped(pairs, lambda p: class_name(p, calibration)).items()}
 
 
 # ---------------------------------------------------------------- scoring
@@ -472,10 +498,13 @@ def leave_one_device_out(tg: Sequence[Row], pp: Sequence[Row], calibration: Cali
     for chip, card in sorted(chips.items()):
         # Classes are fitted independently: only the held chip's class changes without it.
         speed_class = class_of(card, calibration.classes)
-        # Factors for the held chip's backends and quant families too, from the other chips' runs.
+        # A class with factors refits them for the held chip's backends and quant families too,
+        # from the other chips' runs; one without stays without.
+        own = ([r for r in tg if class_of(r.card, calibration.classes) is speed_class]
+               if has_factors(speed_class) else [])
         held = apply(calibration, {speed_class.name: fit_class(
             speed_class, [r for r in tg if r.chip != chip], [r for r in pp if r.chip != chip],
-            calibration, shared_overhead_ms, [r for r in tg if class_of(r.card, calibration.classes) is speed_class])})
+            calibration, shared_overhead_ms, own)})
         tg_pairs += [decode_pair(r, held) for r in tg if r.chip == chip]
         pp_pairs += [p for p in (prompt_pair(r, held) for r in pp if r.chip == chip) if p]
     return tg_pairs, pp_pairs
