@@ -172,3 +172,16 @@ def test_the_calculator_applies_the_quant_factor_as_python_does(tmp_path, catalo
               for q in ("Q8_0", "Q4_K_M"))
     # Q8_0 reads 1.8 times the bytes of Q4_K_M; the legacy factor makes up part of it.
     assert q8["tok_s"] / q4["tok_s"] > 4.84 / 8.57
+
+
+def fitted_class(settings, rows):
+    test_class = SpeedClass("test", ("AMD",), ("Test Arch",), (), 0.5, 4.0, 1.0, 1.0, 0.5, 2.0)
+    calibration = dataclasses.replace(settings.calibration("measured"), classes=(test_class,), kv_read_factor=0.0)
+    fits = accuracy.fit_classes(rows, [], calibration, 3.0)
+    return accuracy.keep_factors_that_help(rows, [], accuracy.apply(calibration, fits), 3.0).classes[0]
+
+
+def test_a_factor_that_holds_on_every_device_is_kept(settings):
+    kept = fitted_class(settings, synthetic_rows(settings, 0.6, 3.0, {("Vulkan", "legacy"): 1.5}))
+    assert kept.quant_factors == {"legacy": pytest.approx(1.5, rel=0.01)}
+
