@@ -1,5 +1,7 @@
 import csv
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -10,6 +12,18 @@ from macros.estimator import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def pytest_configure(config):
+    # The session's builds and tests score the calibration leaving one device out once, not once
+    # each (macros/accuracy_cache.py); the key is a hash of the inputs, so a folder set beforehand
+    # is safe to share.
+    from macros.accuracy_cache import VARIABLE
+
+    if not os.environ.get(VARIABLE):
+        folder = tempfile.mkdtemp(prefix="tps-accuracy-")
+        os.environ[VARIABLE] = folder
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 @pytest.fixture(scope="session")
