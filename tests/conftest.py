@@ -1,4 +1,5 @@
 import csv
+import gc
 import os
 import shutil
 import tempfile
@@ -113,6 +114,13 @@ def _start_builds(request, builds_pool, tmp_path_factory):
     items = request.session.items
     for start in sorted(EARLY_BUILDS.values(), key=lambda start: _needed_at(items, start)):
         start(items, builds_pool, tmp_path_factory)
+    # What the session keeps to its end (catalogue, estimate tables: millions of objects) is out
+    # of the collector's way: every full collection would walk it again, for nothing.
+    gc.freeze()
+
+
+def pytest_sessionfinish(session):
+    gc.freeze()  # pytest collects five times at its end: of the whole heap, now nothing
 
 
 def _preview_job(folder: Path) -> Callable:
