@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import html
 import os
 import re
 import subprocess
 import sys
-import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
@@ -25,14 +23,6 @@ def build_site(destination: Path, calibration: str = "seed", extra_env: dict | N
                           cwd=ROOT, env=env, capture_output=True, text=True)
 
 
-def _behind_the_tests() -> None:
-    """The tests (one process, one thread) wait for nobody, the builds fill the cores around
-    them: on Linux a thread's priority is its own and the builds it starts inherit it."""
-    if sys.platform == "linux":
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + 10)
-
-
 class ParallelBuilds:
     """Builds run in the background, a worker per CPU (plus one); ``get`` waits for one.
 
@@ -40,7 +30,7 @@ class ParallelBuilds:
     before the first test, so that they run beside the tests that need no build."""
 
     def __init__(self):
-        self.pool = ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1, initializer=_behind_the_tests)
+        self.pool = ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1)
         self.futures: dict[str, Future] = {}
 
     def submit(self, key: str, job: Callable[[], object]) -> None:
