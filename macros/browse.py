@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .accuracy import estimates, load_rows, score
-from .accuracy_cache import accuracy
+from .shared_cache import accuracy
 from .catalogue import Catalogue, Portal, newest_first
 from .estimator import Settings
 from .figures import EstimateTable

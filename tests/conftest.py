@@ -16,13 +16,13 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def pytest_configure(config):
-    # The session's builds and tests score the calibration leaving one device out once, not once
-    # each (macros/accuracy_cache.py); the key is a hash of the inputs, so a folder set beforehand
-    # is safe to share.
-    from macros.accuracy_cache import VARIABLE
+    # The session's builds and tests load the catalogue and score the calibration leaving one
+    # device out once, not once each (macros/shared_cache.py); results are filed under a hash of
+    # their inputs, so a folder set beforehand is safe to share.
+    from macros.shared_cache import VARIABLE
 
     if not os.environ.get(VARIABLE):
-        folder = tempfile.mkdtemp(prefix="tps-accuracy-")
+        folder = tempfile.mkdtemp(prefix="tps-shared-")
         os.environ[VARIABLE] = folder
         config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 

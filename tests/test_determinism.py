@@ -46,7 +46,7 @@ def _build(seed: str, folder: Path):
         project = copy_project(folder / f"project-{seed}")
         site = folder / "site"
         # Each works everything out itself: no score shared through the session's cache.
-        result = mkdocs_build(project, site, PYTHONHASHSEED=seed, TPS_ACCURACY_CACHE="")
+        result = mkdocs_build(project, site, PYTHONHASHSEED=seed, TPS_SHARED_CACHE="")
         assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
         return site
     return job
