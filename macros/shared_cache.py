@@ -23,7 +23,6 @@ import os
 import pickle
 import sys
 import tempfile
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -40,8 +39,8 @@ def _tree(digest, folder: Path, suffixes: tuple[str, ...] | None = None) -> None
             digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
 
 
-@lru_cache(maxsize=1)
 def _inputs() -> bytes:
+    # Read afresh each time: ``mkdocs serve`` rebuilds in the same process after a file is saved.
     digest = hashlib.sha256()
     _tree(digest, PACKAGE, (".py",))
     digest.update(str(DATA).encode() + b"\0")
