@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .accuracy import accuracy, estimates, load_rows, score
+from .accuracy import estimates, load_rows, score
+from .shared_cache import accuracy
 from .catalogue import Catalogue, Portal, newest_first
 from .estimator import Settings
 from .figures import EstimateTable, ModelFigures, Reach

@@ -612,6 +612,14 @@ class Catalogue:
 @lru_cache(maxsize=4)
 def load_catalogue(models_dir: str | None = None, corrections: str | None = None,
                    devices: str | None = None) -> Catalogue:
+    if models_dir or corrections or devices:  # files outside data/: not what the shared cache keys on
+        return _load_catalogue(models_dir, corrections, devices)
+    from .shared_cache import shared
+
+    return shared("catalogue", (), lambda: _load_catalogue(None, None, None))
+
+
+def _load_catalogue(models_dir: str | None, corrections: str | None, devices: str | None) -> Catalogue:
     models = load_models(Path(models_dir) if models_dir else None)
     cards = load_cards(Path(corrections) if corrections else None, Path(devices) if devices else None)
     return Catalogue(cards=cards, models=models)

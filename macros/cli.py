@@ -166,12 +166,12 @@ def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | 
 
 
 def command_models(args) -> None:
+    from .render import estimate_table  # the pages' own table: worked out once per process
+
     catalogue = load_catalogue()
     settings = load_settings()
-    listing = []
-    for model in catalogue.models:
-        f = model_figures(model, catalogue.cards, settings)
-        listing.append((model, f))
+    figures = estimate_table(catalogue, settings, settings.calibration().name).figures
+    listing = [(model, figures[model.id]) for model in catalogue.models]
     if args.json:
         print(json.dumps([{
             "id": m.id, "name": m.name, "parameters_b": m.parameters_b,

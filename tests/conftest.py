@@ -1,5 +1,8 @@
 import csv
+import gc
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -10,6 +13,18 @@ from macros.estimator import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def pytest_configure(config):
+    # The session's builds and tests load the catalogue and score the calibration leaving one
+    # device out once, not once each (macros/shared_cache.py); results are filed under a hash of
+    # their inputs, so a folder set beforehand is safe to share.
+    from macros.shared_cache import VARIABLE
+
+    if not os.environ.get(VARIABLE):
+        folder = tempfile.mkdtemp(prefix="tps-shared-")
+        os.environ[VARIABLE] = folder
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 @pytest.fixture(scope="session")
@@ -99,6 +114,13 @@ def _start_builds(request, builds_pool, tmp_path_factory):
     items = request.session.items
     for start in sorted(EARLY_BUILDS.values(), key=lambda start: _needed_at(items, start)):
         start(items, builds_pool, tmp_path_factory)
+    # What the session keeps to its end (catalogue, estimate tables: millions of objects) is out
+    # of the collector's way: every full collection would walk it again, for nothing.
+    gc.freeze()
+
+
+def pytest_sessionfinish(session):
+    gc.freeze()  # pytest collects five times at its end: of the whole heap, now nothing
 
 
 def _preview_job(folder: Path) -> Callable:

@@ -25,13 +25,15 @@ def build_site(destination: Path, calibration: str = "seed",
 
 
 class ParallelBuilds:
-    """Builds run in the background, a worker per CPU (plus one); ``get`` waits for one.
+    """Builds run in the background, a worker per CPU; ``get`` waits for one.
 
     The session's pool (``conftest.builds_pool``) starts every build the selected tests need
     before the first test, so that they run beside the tests that need no build."""
 
     def __init__(self):
-        self.pool = ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1)
+        # Not one more: the tests themselves are the longest chain (the builds are done before
+        # they are needed), so a third build on two cores would only slow the tests down.
+        self.pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
         self.futures: dict[str, Future] = {}
 
     def submit(self, key: str, job: Callable[[], object]) -> None:

@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from macros import accuracy
+from macros import accuracy, shared_cache
 from macros.estimator import estimate, prompt_tokens_per_second, tokens_per_second
 
 
@@ -19,7 +19,8 @@ def measured(settings):
 
 @pytest.fixture(scope="module")
 def result():
-    return accuracy.accuracy("measured")
+    # What the methodology pages show: the builds of this session read the same score.
+    return shared_cache.accuracy("measured")
 
 
 def test_every_card_falls_in_a_class_of_its_vendor_or_memory(catalogue, measured):
