@@ -26,6 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable, TypeVar
 
+from .errors import DataError
+
 VARIABLE = "TPS_SHARED_CACHE"
 PACKAGE = Path(__file__).resolve().parent
 DATA = PACKAGE.parent / "data"
@@ -67,13 +69,27 @@ def _locked(path: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _private(directory: Path) -> Path:
+    """The folder, made if missing; refused unless only this user can write to it (its pickles
+    are code the build would run)."""
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = directory.stat()
+    except OSError as error:
+        raise DataError("environment", VARIABLE, "a folder this user can create and write", str(directory)) \
+            from error
+    if not directory.is_dir() or (hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022)):
+        raise DataError("environment", VARIABLE, "a folder of this user's that no one else can write to",
+                        str(directory))
+    return directory
+
+
 def shared(name: str, arguments: tuple, compute: Callable[[], T]) -> T:
     """``compute()``, or what a process sharing ``TPS_SHARED_CACHE`` worked out from the same inputs."""
     folder = os.environ.get(VARIABLE, "")
     if not folder:
         return compute()
-    directory = Path(folder)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = _private(Path(folder))
     key = hashlib.sha256(_inputs() + repr((name, arguments)).encode()).hexdigest()
     path = directory / f"{name}-{key}.pickle"
     with _locked(path.with_suffix(".lock")):
