@@ -1,7 +1,6 @@
 """TPS_SHARED_CACHE: results worked out once and read by the other processes of a test session.
 Its files are pickles, so a folder others can write to is refused."""
 
-import os
 
 import pytest
 
@@ -27,4 +26,3 @@ def test_a_private_folder_hands_the_first_result_to_later_calls(tmp_path, monkey
     again = shared_cache.shared("test", ("a",), lambda: calls.append(1) or {"answer": 0})
     assert first == again == {"answer": 42} and calls == [1]
     assert oct((tmp_path / "cache").stat().st_mode & 0o777) == oct(0o700)
-    assert os.environ[shared_cache.VARIABLE]
