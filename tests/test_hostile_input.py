@@ -370,6 +370,9 @@ class HostileCatalogue:
     def pgettext(self, context: str, message: str) -> str:
         return self.real.pgettext(context, message)
 
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self.real.npgettext(context, singular, plural, n)
+
 
 def test_26_a_phrase_in_an_attribute_is_escaped_for_it():
     from macros.estimator import load_settings
