@@ -29,6 +29,11 @@ def on_page_markdown(markdown, page, config, files):
     return site.set_page_meta(markdown, page, config)
 
 
+@event_priority(100)
+def on_page_content(html, page, config, files):
+    return site.put_page_html(html, page)
+
+
 @event_priority(-200)
 def on_page_context(context, page, config, nav):
     return site.set_alternates(context, page, config)

@@ -203,16 +203,29 @@ def set_nav_titles(nav, config):
     return nav
 
 
+# The HTML of a generated page, from on_page_markdown to on_page_content, by source path.
+_page_html: dict[str, str] = {}
+
+
 def set_page_meta(markdown, page, config):
-    """Descriptions of the hand-made pages, in the page's language; the HTML of generated ones."""
+    """Descriptions of the hand-made pages, in the page's language; the HTML of generated ones.
+
+    A generated page is HTML from our templates: Markdown would only parse it twice (its raw-HTML
+    block and mkdocs' anchor collection) to hand it back as it is, so Markdown gets an empty page
+    and ``put_page_html`` puts the HTML in as the page's content, before search and the theme."""
     kind, _, item = str(page.meta.get("tps_page", "")).partition(":")
-    if kind == "model":
-        return current_renderer(config).render_model(item)
-    if kind == "card":
-        return current_renderer(config).render_card(item)
+    if kind in ("model", "card"):
+        r = current_renderer(config)
+        _page_html[page.file.src_uri] = r.render_model(item) if kind == "model" else r.render_card(item)
+        return ""
     if page_key(page) in PAGE_TITLES:
         page.meta["description"] = str(escape(current_renderer(config).phrases.gettext(PAGE_TITLES[page_key(page)][1])))
     return markdown
+
+
+def put_page_html(html: str, page) -> str:
+    """A generated page's HTML as its content (``set_page_meta``); other pages' as Markdown made it."""
+    return _page_html.pop(page.file.src_uri, html)
 
 
 def alternates(url: str) -> list[dict]:
