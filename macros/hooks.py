@@ -21,6 +21,11 @@ def on_files(files, config):
 
 
 @event_priority(-200)
+def on_env(env, config, files):
+    return site.share_compiled_templates(env)
+
+
+@event_priority(-200)
 def on_nav(nav, config, files):
     return site.set_nav_titles(nav, config)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
+from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import escape
 
 from .catalogue import load_catalogue, load_portal
@@ -226,6 +227,32 @@ def set_page_meta(markdown, page, config):
 def put_page_html(html: str, page) -> str:
     """A generated page's HTML as its content (``set_page_meta``); other pages' as Markdown made it."""
     return _page_html.pop(page.file.src_uri, html)
+
+
+class CompiledTemplates(BytecodeCache):
+    """The theme's templates compiled once per process: mkdocs-static-i18n builds each language
+    with a new Jinja environment, which would compile every Material template again. Jinja checks
+    each entry against the template's source, so an edited template is compiled afresh."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self._code:
+            bucket.bytecode_from_string(self._code[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_compiled_templates = CompiledTemplates()
+
+
+def share_compiled_templates(env):
+    """Every language build's theme environment (the same loader, filters and extensions each
+    time) reuses the templates compiled by the first."""
+    env.bytecode_cache = _compiled_templates
+    return env
 
 
 def alternates(url: str) -> list[dict]:
