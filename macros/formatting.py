@@ -72,6 +72,7 @@ class Formatter:
         self.language = language
         self.locale = Locale.parse(language)
         self._cache: dict[tuple[float, int], str] = {}
+        self._integers: dict[int, str] = {}
         self._months: dict[tuple[int, int], str] = {}
         self._words: dict[tuple[float, bool], str] = {}
 
@@ -105,7 +106,10 @@ class Formatter:
         return self._cache[key]
 
     def integer(self, value: float) -> str:
-        return format_decimal(round(value), format="#,##0", locale=self.locale)
+        key = round(value)
+        if key not in self._integers:
+            self._integers[key] = format_decimal(key, format="#,##0", locale=self.locale)
+        return self._integers[key]
 
     def significant(self, value: float) -> str:
         """Speeds read best with three figures: 376, 29.6, 4.35."""
