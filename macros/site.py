@@ -95,7 +95,8 @@ def attribute_safe(html: str) -> str:
 def generated_page(kind: str, item: str, title: str, description: str) -> str:
     """A generated page: front matter only (title and description as JSON strings, which
     YAML reads as plain text). ``render_macros: false`` keeps mkdocs-macros from reading
-    the page, or its title, as a template; ``set_page_meta`` puts in the HTML."""
+    the page, or its title, as a template; ``set_page_meta`` renders the HTML and
+    ``put_page_html`` makes it the page's content."""
     title, description = attribute_safe(title), attribute_safe(description)
     return (f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\n"
             f"description: {json.dumps(description, ensure_ascii=False)}\n"
