@@ -95,6 +95,15 @@ class CardPageBuilder:
         self.catalogue = catalogue
         self.table = table
         self.portal = portal
+        self._by_memory: dict[float, list[Card]] | None = None
+
+    def same_memory(self, vram_gb: float) -> list[Card]:
+        """The cards with this much memory, in catalogue order (grouped once, not scanned per page)."""
+        if self._by_memory is None:
+            self._by_memory = {}
+            for c in self.catalogue.cards:
+                self._by_memory.setdefault(c.vram_gb, []).append(c)
+        return self._by_memory.get(vram_gb, [])
 
     def row(self, model: Model, e: Estimate) -> CardRow:
         f = self.f
@@ -277,7 +286,7 @@ class CardPageBuilder:
                                         "about {large_need} of the {vram} available."), **v)))
         else:
             qa.append((question, p.t(N_("None of the models we track fits on it at the default settings."))))
-        peers = [c for c in self.catalogue.cards if c.vram_gb == card.vram_gb and c.id != card.id]
+        peers = [c for c in self.same_memory(card.vram_gb) if c.id != card.id]
         if peers:
             faster = sum(c.bandwidth_gb_s > card.bandwidth_gb_s for c in peers)
             fastest = max(peers, key=lambda c: c.bandwidth_gb_s)

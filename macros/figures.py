@@ -265,6 +265,8 @@ class EstimateTable:
                 self.by_card[e.card.id].append((f.model, e))
             for o in f.offload:
                 self.offload_by_card[o.card.id].append((f.model, o))
+        self._card_rows: dict[str, tuple[list, list]] = {}
+        self._card_offload: dict[str, list] = {}
 
     def measured(self, model: Model, e: Estimate) -> Run | None:
         """The measured run shown beside an estimate, if any."""
@@ -275,10 +277,23 @@ class EstimateTable:
 
     def card_offload(self, card_id: str) -> list[tuple[Model, OffloadEstimate]]:
         """The models a card runs with offload at the default RAM, fastest first."""
+        if card_id not in self._card_offload:
+            self._card_offload[card_id] = self._sorted_offload(card_id)
+        return list(self._card_offload[card_id])
+
+    def _sorted_offload(self, card_id: str) -> list[tuple[Model, OffloadEstimate]]:
         return sorted(self.offload_by_card[card_id], key=lambda pair: (-pair[1].tok_s, pair[0].name.casefold()))
 
     def card_rows(self, card_id: str) -> tuple[list[tuple[Model, Estimate]], list[tuple[Model, NearestMiss]]]:
-        """The models a card runs (fastest first) and those it cannot hold (closest first)."""
+        """The models a card runs (fastest first) and those it cannot hold (closest first).
+
+        Worked out once per card (each language's card page reads it; copies, to keep it as it is)."""
+        if card_id not in self._card_rows:
+            self._card_rows[card_id] = self._sorted_rows(card_id)
+        runs, misses = self._card_rows[card_id]
+        return list(runs), list(misses)
+
+    def _sorted_rows(self, card_id: str) -> tuple[list[tuple[Model, Estimate]], list[tuple[Model, NearestMiss]]]:
         runs = sorted(((m, e) for m, e in self.by_card[card_id] if e.fits),
                       key=lambda pair: (-pair[1].tok_s, pair[0].name.casefold()))
         misses = []

@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 
 from babel import Locale
@@ -65,6 +66,20 @@ NUMBER_WORDS = {
 }
 
 
+def remembered(method):
+    """A method whose text depends on its arguments alone, worked out once per value: a build
+    formats the same few thousand figures again and again on every page of a language."""
+    @functools.wraps(method)
+    def once(self, *args, **kwargs):
+        if kwargs:
+            return method(self, *args, **kwargs)
+        key = (method.__name__, *args)
+        if key not in self._remembered:
+            self._remembered[key] = method(self, *args)
+        return self._remembered[key]
+    return once
+
+
 class Formatter:
     """Every number, unit and date of one language's pages."""
 
@@ -72,6 +87,8 @@ class Formatter:
         self.language = language
         self.locale = Locale.parse(language)
         self._cache: dict[tuple[float, int], str] = {}
+        self._integers: dict[int, str] = {}
+        self._remembered: dict[tuple, str] = {}
         self._months: dict[tuple[int, int], str] = {}
         self._words: dict[tuple[float, bool], str] = {}
 
@@ -105,7 +122,10 @@ class Formatter:
         return self._cache[key]
 
     def integer(self, value: float) -> str:
-        return format_decimal(round(value), format="#,##0", locale=self.locale)
+        key = round(value)
+        if key not in self._integers:
+            self._integers[key] = format_decimal(key, format="#,##0", locale=self.locale)
+        return self._integers[key]
 
     def significant(self, value: float) -> str:
         """Speeds read best with three figures: 376, 29.6, 4.35."""
@@ -113,6 +133,7 @@ class Formatter:
             return self.integer(value)
         return self.decimal(value, 1 if value >= 10 else 2 if value < 1 else 1)
 
+    @remembered
     def gb(self, value: float, digits: int = 1) -> str:
         """Memory, one precision per page: one decimal from 1 GB up whatever the caller asks
         ("108,9 GB" in the sum and in the sentence); below 1 GB the decimals asked for, without
@@ -128,19 +149,23 @@ class Formatter:
             digits -= 1
         return self.with_unit(self.decimal(value, digits), "GB")
 
+    @remembered
     def vram(self, value: float) -> str:
         digits = 0 if float(value).is_integer() else 1
         return self.gb(value, digits)
 
+    @remembered
     def bandwidth(self, value: float) -> str:
         return self.with_unit(self.integer(value) if value >= 100 else self.decimal(value, 1), "GB/s")
 
+    @remembered
     def tok_s(self, value: float) -> str:
         return self.with_unit(self.significant(value), "tok/s")
 
     def seconds(self, value: float) -> str:
         return self.with_unit(self.significant(value), "s")
 
+    @remembered
     def tok_range(self, low: float, high: float) -> str:
         return f"{self.integer(low)}–{self.integer(high)}"
 
@@ -160,6 +185,7 @@ class Formatter:
             mantissa, exponent = mantissa / 10, exponent + 1
         return self.with_unit(f"{self.decimal(mantissa, 1)} × 10{str(exponent).translate(SUPERSCRIPTS)}", "FLOP")
 
+    @remembered
     def percent(self, share: float) -> str:
         # The locale's own pattern (spacing, sign position), with one optional decimal.
         pattern = self.locale.percent_formats[None].pattern.replace("0", "0.#", 1)

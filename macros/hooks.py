@@ -21,12 +21,22 @@ def on_files(files, config):
 
 
 @event_priority(-200)
+def on_env(env, config, files):
+    return site.share_compiled_templates(env)
+
+
+@event_priority(-200)
 def on_nav(nav, config, files):
     return site.set_nav_titles(nav, config)
 
 
 def on_page_markdown(markdown, page, config, files):
     return site.set_page_meta(markdown, page, config)
+
+
+@event_priority(100)
+def on_page_content(html, page, config, files):
+    return site.put_page_html(html, page)
 
 
 @event_priority(-200)

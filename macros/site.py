@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
+from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import escape
 
 from .catalogue import load_catalogue, load_portal
@@ -94,7 +95,8 @@ def attribute_safe(html: str) -> str:
 def generated_page(kind: str, item: str, title: str, description: str) -> str:
     """A generated page: front matter only (title and description as JSON strings, which
     YAML reads as plain text). ``render_macros: false`` keeps mkdocs-macros from reading
-    the page, or its title, as a template; ``set_page_meta`` puts in the HTML."""
+    the page, or its title, as a template; ``set_page_meta`` renders the HTML and
+    ``put_page_html`` makes it the page's content."""
     title, description = attribute_safe(title), attribute_safe(description)
     return (f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\n"
             f"description: {json.dumps(description, ensure_ascii=False)}\n"
@@ -203,16 +205,55 @@ def set_nav_titles(nav, config):
     return nav
 
 
+# The HTML of a generated page, from on_page_markdown to on_page_content, by source path.
+_page_html: dict[str, str] = {}
+
+
 def set_page_meta(markdown, page, config):
-    """Descriptions of the hand-made pages, in the page's language; the HTML of generated ones."""
+    """Descriptions of the hand-made pages, in the page's language; the HTML of generated ones.
+
+    A generated page is HTML from our templates: Markdown would only parse it twice (its raw-HTML
+    block and mkdocs' anchor collection) to hand it back as it is, so Markdown gets an empty page
+    and ``put_page_html`` puts the HTML in as the page's content, before search and the theme."""
     kind, _, item = str(page.meta.get("tps_page", "")).partition(":")
-    if kind == "model":
-        return current_renderer(config).render_model(item)
-    if kind == "card":
-        return current_renderer(config).render_card(item)
+    if kind in ("model", "card"):
+        r = current_renderer(config)
+        _page_html[page.file.src_uri] = r.render_model(item) if kind == "model" else r.render_card(item)
+        return ""
     if page_key(page) in PAGE_TITLES:
         page.meta["description"] = str(escape(current_renderer(config).phrases.gettext(PAGE_TITLES[page_key(page)][1])))
     return markdown
+
+
+def put_page_html(html: str, page) -> str:
+    """A generated page's HTML as its content (``set_page_meta``); other pages' as Markdown made it."""
+    return _page_html.pop(page.file.src_uri, html)
+
+
+class CompiledTemplates(BytecodeCache):
+    """The theme's templates compiled once per process: mkdocs-static-i18n builds each language
+    with a new Jinja environment, which would compile every Material template again. Jinja checks
+    each entry against the template's source, so an edited template is compiled afresh."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self._code:
+            bucket.bytecode_from_string(self._code[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_compiled_templates = CompiledTemplates()
+
+
+def share_compiled_templates(env):
+    """Every language build's theme environment (the same loader, filters and extensions each
+    time) reuses the templates compiled by the first."""
+    env.bytecode_cache = _compiled_templates
+    return env
 
 
 def alternates(url: str) -> list[dict]:
