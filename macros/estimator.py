@@ -152,12 +152,15 @@ class Calibration:
     classes: tuple[SpeedClass, ...] = ()
     # Share of the KV cache at the chosen context read per generated token (0: no context term).
     kv_read_factor: float = 0.0
+    # The class of each (vendor, architecture, memory type) met so far: what ``matches`` reads.
+    _class_of: dict[tuple[str, str, str], SpeedClass | None] = field(default_factory=dict, init=False,
+                                                                    repr=False, compare=False)
 
     def speed_class(self, card: Card) -> SpeedClass | None:
-        for speed_class in self.classes:
-            if speed_class.matches(card):
-                return speed_class
-        return None
+        key = (card.vendor, card.architecture or "", card.memory_type or "")
+        if key not in self._class_of:
+            self._class_of[key] = next((c for c in self.classes if c.matches(card)), None)
+        return self._class_of[key]
 
     def factor(self, quant: Quant, card: Card, backend: str | None = None) -> float:
         """Share of the bandwidth bound a card reaches at this quant (before any fixed cost), on
