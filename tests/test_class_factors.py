@@ -25,8 +25,8 @@ from .conftest import ROOT
 from .test_cli import run
 from .test_parity import NODE, run_node
 
-GCN_CARD = "radeon-rx-580"
-MODEL = "llama-3.2-3b"  # Q8_0 fits the 8 GB of an RX 580
+FACTOR_CARD = "apple-m4-max-128gb"  # apple-m4 keeps a legacy factor (Q4_0, Q8_0 against the K-quants)
+MODEL = "llama-3.2-3b"
 
 
 # ------------------------------------------------------------------ fitting
@@ -75,30 +75,30 @@ def test_a_factor_seen_on_one_device_only_is_not_fitted(settings):
 
 # ------------------------------------------------------------------ the estimate
 
-def gcn_row(quant: str) -> dict:
+def factor_row(quant: str) -> dict:
     code, out, err = run("estimate", MODEL, "--quant", quant, "--json")
     assert code == 0, err
-    row = next(r for r in json.loads(out)["rows"] if r["card_id"] == GCN_CARD)
+    row = next(r for r in json.loads(out)["rows"] if r["card_id"] == FACTOR_CARD)
     assert row["quant"] == quant and row["fit"] in ("comfortable", "tight")
     return row
 
 
-def test_a_gcn_card_reads_legacy_quants_at_its_class_factor(catalogue, settings):
+def test_a_card_reads_legacy_quants_at_its_class_factor(catalogue, settings):
     """The estimate's efficiency at Q8_0 (legacy) over that at Q4_K_M is the class's legacy factor."""
     measured = settings.calibration("measured")
-    card, model = catalogue.card(GCN_CARD), catalogue.model(MODEL)
-    gcn = measured.speed_class(card)
-    assert gcn.name == "amd-gcn" and gcn.quant_factors.get("legacy", 1.0) != 1.0
+    card, model = catalogue.card(FACTOR_CARD), catalogue.model(MODEL)
+    cls = measured.speed_class(card)
+    assert cls.name == "apple-m4" and cls.quant_factors.get("legacy", 1.0) != 1.0
 
     def efficiency(quant_name: str) -> float:
         quant = settings.quant(quant_name)
-        tok_s = gcn_row(quant_name)["tok_s"]
+        tok_s = factor_row(quant_name)["tok_s"]
         kv = memory_needed(model, quant, settings.context_tokens, settings).kv_gb * measured.kv_read_factor
         read = model.read_parameters_b * quant.bits_per_weight / 8
-        return (read + kv) / (card.bandwidth_gb_s * (1 / tok_s - gcn.overhead_ms / 1000))
+        return (read + kv) / (card.bandwidth_gb_s * (1 / tok_s - cls.overhead_ms / 1000))
 
-    assert efficiency("Q4_K_M") == pytest.approx(gcn.efficiency, rel=1e-3)
-    assert efficiency("Q8_0") / efficiency("Q4_K_M") == pytest.approx(gcn.quant_factors["legacy"], rel=1e-3)
+    assert efficiency("Q4_K_M") == pytest.approx(cls.efficiency, rel=1e-3)
+    assert efficiency("Q8_0") / efficiency("Q4_K_M") == pytest.approx(cls.quant_factors["legacy"], rel=1e-3)
 
 
 def test_backend_factors_apply_only_to_measured_runs_on_that_backend(catalogue, settings):
@@ -159,12 +159,12 @@ def test_the_calculator_applies_the_quant_factor_as_python_does(tmp_path, catalo
     from macros.estimator import estimate
 
     exported = write_site_data(tmp_path, site_data(catalogue, settings))
-    cases = [{"model": MODEL, "card": GCN_CARD, "context": context, "floor": quant, "ceiling": quant,
+    cases = [{"model": MODEL, "card": FACTOR_CARD, "context": context, "floor": quant, "ceiling": quant,
               "calibration": "measured", "kv": "f16"}
              for quant in ("Q8_0", "Q4_0", "Q4_K_M", "IQ4_XS") for context in (4096, 8192)]
     answers = run_node(tmp_path, "estimates", cases, exported)
     for case, js in zip(cases, answers, strict=True):
-        py = estimate(catalogue.model(MODEL), catalogue.card(GCN_CARD), settings, settings.calibration("measured"),
+        py = estimate(catalogue.model(MODEL), catalogue.card(FACTOR_CARD), settings, settings.calibration("measured"),
                       context=case["context"], floor=case["floor"], ceiling=case["ceiling"])
         assert js["quant"] == py.quant.name == case["floor"]
         assert math.isclose(js["tok_s"], py.tok_s, rel_tol=1e-9), case
