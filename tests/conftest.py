@@ -161,3 +161,18 @@ def full_site(builds_pool, tmp_path_factory):
     destination, result = builds_pool.get("full_site", _full_job(tmp_path_factory.mktemp("full-site")))
     assert result.returncode == 0, result.stderr[-3000:]
     return destination
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, once per browser test module (tests/test_browser.py has its
+    path and switches; screenshots go to test-output/)."""
+    from playwright import sync_api
+
+    from .test_browser import CHROMIUM, CHROMIUM_ARGS, OUTPUT
+
+    OUTPUT.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

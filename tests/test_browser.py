@@ -80,15 +80,6 @@ def server(built_site):
         yield address
 
 
-@pytest.fixture(scope="module")
-def browser():
-    OUTPUT.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
 def new_context(browser, server, **options):
     context = browser.new_context(**{"viewport": {"width": 1280, "height": 1000}, **options})
     # Only the local site: no web fonts or anything else from outside.

@@ -49,16 +49,6 @@ def server(measured_site):
         yield address
 
 
-@pytest.fixture(scope="module")
-def browser():
-    OUTPUT.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
-        yield chromium
-        chromium.close()
-
-
 def open_card(context, url: str, errors: list):
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
