@@ -67,15 +67,13 @@ NUMBER_WORDS = {
 
 
 def remembered(method):
-    """A method whose text depends on its arguments alone, worked out once per value: a build
-    formats the same few thousand figures again and again on every page of a language."""
+    """A method whose text depends on its arguments alone, worked out once per value: Babel is
+    slow, and a build formats the same few thousand figures again and again on every page."""
     @functools.wraps(method)
     def once(self, *args, **kwargs):
-        if kwargs:
-            return method(self, *args, **kwargs)
-        key = (method.__name__, *args)
+        key = (method.__name__, args, tuple(sorted(kwargs.items())))
         if key not in self._remembered:
-            self._remembered[key] = method(self, *args)
+            self._remembered[key] = method(self, *args, **kwargs)
         return self._remembered[key]
     return once
 
@@ -86,11 +84,7 @@ class Formatter:
     def __init__(self, language: str):
         self.language = language
         self.locale = Locale.parse(language)
-        self._cache: dict[tuple[float, int], str] = {}
-        self._integers: dict[int, str] = {}
         self._remembered: dict[tuple, str] = {}
-        self._months: dict[tuple[int, int], str] = {}
-        self._words: dict[tuple[float, bool], str] = {}
 
     def __repr__(self) -> str:
         return f"<Formatter {self.language}>"
@@ -112,20 +106,15 @@ class Formatter:
         """``number`` and its unit, joined by a no-break space where the language wants one."""
         return f"{number}{self.unit_space}{self.unit(symbol)}"
 
+    @remembered
     def decimal(self, value: float, digits: int = 1) -> str:
         """A number with exactly ``digits`` decimals, grouped the local way."""
-        key = (round(value, digits), digits)
-        # Babel is slow and a build formats the same few thousand values again and again.
-        if key not in self._cache:
-            pattern = "#,##0" + ("." + "0" * digits if digits else "")
-            self._cache[key] = format_decimal(key[0], format=pattern, locale=self.locale)
-        return self._cache[key]
+        pattern = "#,##0" + ("." + "0" * digits if digits else "")
+        return format_decimal(round(value, digits), format=pattern, locale=self.locale)
 
+    @remembered
     def integer(self, value: float) -> str:
-        key = round(value)
-        if key not in self._integers:
-            self._integers[key] = format_decimal(key, format="#,##0", locale=self.locale)
-        return self._integers[key]
+        return format_decimal(round(value), format="#,##0", locale=self.locale)
 
     def significant(self, value: float) -> str:
         """Speeds read best with three figures: 376, 29.6, 4.35."""
@@ -169,11 +158,9 @@ class Formatter:
     def tok_range(self, low: float, high: float) -> str:
         return f"{self.integer(low)}–{self.integer(high)}"
 
+    @remembered
     def month(self, date: dt.date) -> str:
-        key = (date.year, date.month)
-        if key not in self._months:
-            self._months[key] = format_date(date, "LLLL yyyy", locale=self.locale)
-        return self._months[key]
+        return format_date(date, "LLLL yyyy", locale=self.locale)
 
     def day(self, date: dt.date) -> str:
         return format_date(date, "long", locale=self.locale)
@@ -195,24 +182,19 @@ class Formatter:
         items = list(items)
         return format_list(items, locale=self.locale) if items else ""
 
+    @remembered
     def words(self, value: float, short: bool = False) -> str:
         """A large count in the language's words, one decimal at most: 14,8 biljoen, 130 Mrd.
 
         French counts in milliards beyond a thousand billion ("36 000 milliards de jetons"), as
         its press does; "billion" (10¹²) reads as a false friend to many readers.
         """
-        key = (value, short)
-        if key not in self._words:
-            if self.language == "fr" and value >= 1e12:
-                text = self.with_unit(self.decimal(value / 1e9, 0 if (value / 1e9).is_integer() else 1),
-                                      "Md" if short else "milliards")
-            else:
-                text = format_compact_decimal(value, format_type="short" if short else "long",
-                                              locale=self.locale, fraction_digits=1)
-                if self.language in UNIT_SPACE:
-                    text = text.replace(" ", UNIT_SPACE[self.language])
-            self._words[key] = text
-        return self._words[key]
+        if self.language == "fr" and value >= 1e12:
+            return self.with_unit(self.decimal(value / 1e9, 0 if (value / 1e9).is_integer() else 1),
+                                  "Md" if short else "milliards")
+        text = format_compact_decimal(value, format_type="short" if short else "long",
+                                      locale=self.locale, fraction_digits=1)
+        return text.replace(" ", UNIT_SPACE[self.language]) if self.language in UNIT_SPACE else text
 
     def parameters(self, billions: float) -> str:
         """A parameter count for prose, in words: 130 miljard, 30,5 milliards, 490 Millionen.
