@@ -412,8 +412,9 @@ def keep_factors_that_help(tg: Sequence[Row], pp: Sequence[Row], calibration: Ca
     """
     plain = apply(calibration, {c.name: fit_class(c, tg, pp, calibration, shared_overhead_ms, factor_rows=())
                                 for c in calibration.classes if has_factors(c)})
-    with_factors = _class_medians(leave_one_device_out(tg, pp, calibration, shared_overhead_ms)[0], calibration)
-    without = _class_medians(leave_one_device_out(tg, pp, plain, shared_overhead_ms)[0], plain)
+    # Decode only: the prompt runs would be scored for nothing.
+    with_factors = _class_medians(leave_one_device_out(tg, [], calibration, shared_overhead_ms)[0], calibration)
+    without = _class_medians(leave_one_device_out(tg, [], plain, shared_overhead_ms)[0], plain)
     classes = tuple(mine if with_factors.get(mine.name, math.inf) < without.get(mine.name, math.inf) else bare
                     for mine, bare in zip(calibration.classes, plain.classes, strict=True))
     return dataclasses.replace(calibration, classes=classes)
