@@ -37,8 +37,8 @@ The method, as on the methodology page:
      run further below the bandwidth bound than large ones. Bytes read already scale
      with bits per weight, so the quant efficiencies are all 1; a class's
      ``quant_factors`` scale its efficiency for a family of formats whose kernels reach
-     another share of the bandwidth (``quant_families``: legacy Q4_0/Q8_0 on AMD GCN
-     under Vulkan). The constants are for the class's ``backend``; its
+     another share of the bandwidth (``quant_families``: Metal reads legacy Q4_0/Q8_0 and F16
+     faster than K-quants on Apple M2-M4). The constants are for the class's ``backend``; its
      ``backend_factors`` serve only to score measured runs on others. The range is the
      class's (its leave-one-device-out error, wider where the class rests on few
      devices). No constant belongs to one card.
