@@ -101,7 +101,7 @@
   }
 
   // Share of the bandwidth bound a card reaches at a quant: its class's (times its factor for the
-  // quant's family: on AMD GCN the legacy Q4_0 and Q8_0 reach more), or (calibrations without
+  // quant's family: on Apple M2-M4 the legacy Q4_0 and Q8_0 reach more), or (calibrations without
   // classes) the memory type's factor when listed (HBM), else the vendor's; times the quant's and
   // the architecture's.
   function efficiency(calibration, q, card) {
