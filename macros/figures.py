@@ -110,12 +110,12 @@ class ModelFigures:
     slowest: Fit | None
     nearest_miss: NearestMiss | None
     tiers: dict[int, Fit | None]
+    system: System                    # the RAM beside each card, for offload
     multi: MultiCard | None = None
     ceiling: str | None = None        # the quality ceiling (least compressed quant allowed)
     kv_precision: str | None = None
     # Cards it does not fit that run it with part of it in system RAM (``system``), fastest first.
     offload: tuple[OffloadEstimate, ...] = ()
-    system: System | None = None
 
     @property
     def cards_fit(self) -> int:
