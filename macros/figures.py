@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from .catalogue import Card, Model
-from .estimator import (Calibration, Fit, Memory, Miss, Quant, Settings, candidate_memories, estimate,
+from .estimator import (Calibration, Estimate, Fit, Memory, Miss, Quant, Settings, candidate_memories, estimate,
                         memory_needed, speed_order)
 from .measured import MeasuredIndex, Run
 from .offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate
@@ -265,7 +265,7 @@ class EstimateTable:
         self.calibration = calibration
         self.measured_index = MeasuredIndex(runs, {c.id: c for c in cards}, {m.id: m for m in models})
         self.figures = {m.id: model_figures(m, cards, settings, calibration) for m in models}
-        self.by_card: dict[str, list[tuple[Model, Fit | Miss]]] = {c.id: [] for c in cards}
+        self.by_card: dict[str, list[tuple[Model, Estimate]]] = {c.id: [] for c in cards}
         self.offload_by_card: dict[str, list[tuple[Model, OffloadEstimate]]] = {c.id: [] for c in cards}
         for f in self.figures.values():
             for e in f.rows + f.misses:
