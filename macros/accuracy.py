@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Sequence
 
 from .catalogue import Card, Model, load_catalogue
 from .estimator import (FACTOR_RANGE, Calibration, Quant, Settings, SpeedClass, kv_cache_gb, load_settings,
-                        prompt_tokens_per_second, tokens_per_second)
+                        class_prompt_tokens_per_second, prompt_tokens_per_second, tokens_per_second)
 from .measured import MEASURED_FILE, Run, chip_of, load_runs
 
 MIN_DEVICES = 2          # a class needs runs on this many chips for constants of its own
@@ -205,16 +205,16 @@ def fit_decode(rows: Sequence[Row], kv_read_factor: float, pull_to_ms: float | N
 def fit_shared(rows: Sequence[Row], classes: Sequence[SpeedClass], kv_read_factor: float) -> tuple[float, float]:
     """(loss, overhead_ms) with one overhead for all classes, each its own efficiency."""
     groups = group_rows(rows, classes)
-    best = None
-    for overhead_ms in OVERHEAD_GRID_MS[::2]:
+
+    def loss(overhead_ms: float) -> float:
         total = 0.0
         for group in groups.values():
             points = _points(group, kv_read_factor)
             e = _golden(partial(_loss_at, points, overhead_ms / 1000), 0.05, MAX_EFFICIENCY, steps=30)
             total += _loss(points, e, overhead_ms / 1000)
-        if best is None or total < best[0]:
-            best = (total, overhead_ms)
-    return best
+        return total
+
+    return min(((loss(overhead_ms), overhead_ms) for overhead_ms in OVERHEAD_GRID_MS[::2]), key=lambda b: b[0])
 
 
 def class_of(card: Card, classes: Sequence[SpeedClass]) -> SpeedClass:
@@ -241,14 +241,14 @@ class ClassFit:
     factors: Factors = NO_FACTORS
 
 
-def _prompt_ratio(rows: Sequence[Row], calibration: Calibration, with_tflops: bool) -> float | None:
+def _prompt_ratio(rows: Sequence[Row], with_tflops: bool) -> float | None:
     """Median measured / estimated prompt speed at unit prompt constants."""
     ratios = []
+    unit = SpeedClass("unit", (), (), (), 1.0, 0.0, 1.0, 1.0, 1.0, 1.0)
     for r in rows:
         if bool(r.card.compute_tflops) != with_tflops:
             continue
-        unit = SpeedClass("unit", (), (), (), 1.0, 0.0, 1.0, 1.0, 1.0, 1.0)
-        estimate = prompt_tokens_per_second(r.model, r.card, dataclasses.replace(calibration, classes=(unit,)))
+        estimate = class_prompt_tokens_per_second(r.model, r.card, unit)
         ratios.append(r.measured / estimate)
     return statistics.median(ratios) if ratios else None
 
@@ -356,7 +356,7 @@ def fit_class(speed_class: SpeedClass, tg: Sequence[Row], pp: Sequence[Row], cal
     for with_tflops, fallback in ((True, 0.3), (False, 100.0)):
         ratio = None
         for group in widen(pp):
-            ratio = _prompt_ratio(group, calibration, with_tflops)
+            ratio = _prompt_ratio(group, with_tflops)
             if ratio:
                 break
         prompt.append(ratio or fallback)
@@ -386,13 +386,9 @@ def apply(calibration: Calibration, fits: dict[str, ClassFit]) -> Calibration:
 
 def fit_all(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration) -> tuple[float, float, Calibration]:
     """(kv_read_factor, shared overhead, calibration with fitted classes) from scratch."""
-    best = None
-    for step in range(0, 17):
-        kv = step / 4
-        loss, overhead = fit_shared(tg, calibration.classes, kv)
-        if best is None or loss < best[0]:
-            best = (loss, kv, overhead)
-    _, kv, overhead = best
+    # (loss, overhead) of each KV read factor of the grid: the first with the least loss
+    (_, overhead), kv = min(((fit_shared(tg, calibration.classes, step / 4), step / 4) for step in range(0, 17)),
+                            key=lambda pair: pair[0][0])
     base = dataclasses.replace(calibration, kv_read_factor=kv)
     return kv, overhead, keep_factors_that_help(tg, pp, apply(base, fit_classes(tg, pp, base, overhead)), overhead)
 

@@ -9,7 +9,7 @@ from markupsafe import Markup, escape
 
 from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
-from .estimator import Estimate
+from .estimator import Fit
 from .model_page import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
 from .data_text import english
 from .names import card_name
@@ -105,7 +105,7 @@ class CardPageBuilder:
                 self._by_memory.setdefault(c.vram_gb, []).append(c)
         return self._by_memory.get(vram_gb, [])
 
-    def row(self, model: Model, e: Estimate) -> CardRow:
+    def row(self, model: Model, e: Fit) -> CardRow:
         f = self.f
         return CardRow(model.name, model_href(model), f.parameters_short(model.parameters_b), e.quant.name,
                        f.gb(e.need_gb), f.tok_s(e.tok_s), f.tok_range(e.tok_s_low, e.tok_s_high),

@@ -109,6 +109,24 @@ class Share:
 
 
 @dataclass(frozen=True)
+class HeadCache:
+    """Multi-head, grouped-query and multi-query attention: a key and a value of
+    ``kv_heads x head_dim`` per token and layer."""
+
+    kv_heads: int
+    head_dim: int
+
+
+@dataclass(frozen=True)
+class LatentCache:
+    """Multi-head latent attention: one compressed vector of ``kv_lora_rank + rope_head_dim``
+    per token and layer."""
+
+    kv_lora_rank: int
+    rope_head_dim: int
+
+
+@dataclass(frozen=True)
 class Architecture:
     """Attention layout: what the KV cache is computed from."""
 
@@ -123,6 +141,18 @@ class Architecture:
     kv_lora_rank: int | None = None
     rope_head_dim: int | None = None
     max_context: int | None = None
+
+    @property
+    def cache(self) -> HeadCache | LatentCache:
+        """What one attention layer keeps per token, by attention kind: the fields the kind
+        needs (``read_architecture`` requires them of every record)."""
+        if self.attention == "mla":
+            if self.kv_lora_rank is not None and self.rope_head_dim is not None:
+                return LatentCache(self.kv_lora_rank, self.rope_head_dim)
+            raise ValueError("latent attention (mla) needs kv_lora_rank and rope_head_dim")
+        if self.kv_heads is not None and self.head_dim is not None:
+            return HeadCache(self.kv_heads, self.head_dim)
+        raise ValueError(f"{self.attention} attention needs kv_heads and head_dim")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from .errors import DataError, quote
 from .estimator import Estimate, Quant, load_settings
 from .figures import ModelFigures, model_figures
 from .measured import MeasuredIndex, Run, load_runs
-from .commands import row_command
+from .commands import fit_command, row_command
 from .offload import OffloadEstimate, load_ram
 
 
@@ -97,10 +97,10 @@ def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] 
 
     multi = None
     if f.multi:
-        e = f.multi.fastest
-        multi = {"count": f.multi.count, "card": e.card.name, "card_id": e.card.id,
-                 "quant": e.quant.name, "tok_s": rounded(e.tok_s),
-                 "command": row_command(f.model, e, f.context, f.kv_precision, f.multi.count)}
+        fastest = f.multi.fastest
+        multi = {"count": f.multi.count, "card": fastest.card.name, "card_id": fastest.card.id,
+                 "quant": fastest.quant.name, "tok_s": rounded(fastest.tok_s),
+                 "command": fit_command(f.model, fastest, f.context, f.kv_precision, f.multi.count)}
 
     return {
         "model": f.model.id,
@@ -118,7 +118,7 @@ def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] 
         "nearest_miss": {"card": miss.card.name, "card_id": miss.card.id, "vram_gb": miss.card.vram_gb,
                          "shortfall_gb": round(miss.shortfall_gb, 2)} if miss else None,
         "ram": {"size_gb": f.system.size_gb, "kind": f.system.kind.id, "name": f.system.kind.name,
-                "bandwidth_gb_s": f.system.kind.bandwidth_gb_s} if f.system else None,
+                "bandwidth_gb_s": f.system.kind.bandwidth_gb_s},
         "cards_offload": len(f.offload),
         "multi": multi,
         "rows": [row(e) for e in rows],
@@ -145,7 +145,7 @@ def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | 
     offloaded = {o.card.id for o in f.offload}
     rows = list(f.rows) + list(f.offload) + ([e for e in f.misses if e.card.id not in offloaded]
                                              if include_misses else [])
-    if f.offload and f.system:
+    if f.offload:
         print(f"with offload to {number(f.system.size_gb, 0)} GB of {f.system.kind.name}: "
               f"{len(f.offload)} more cards")
 

@@ -14,7 +14,8 @@ KV cache (``-ctk/-ctv``, which needs flash attention) and the split over identic
 from __future__ import annotations
 
 from .catalogue import Model
-from .offload import Placement
+from .estimator import Estimate, Fit
+from .offload import OffloadEstimate, Placement
 
 ALL_LAYERS = 99   # llama.cpp's way of saying "every layer on the card"
 
@@ -40,9 +41,13 @@ def llama_server(model: Model, quant: str, context: int, kv_precision: str | Non
     return " ".join(parts)
 
 
-def row_command(model: Model, estimate, context: int, kv_precision: str | None = None, gpus: int = 1) -> str | None:
+def row_command(model: Model, estimate: Estimate, context: int, kv_precision: str | None = None,
+                gpus: int = 1) -> str | None:
     """The command for an estimate row (None when the card cannot run the model)."""
-    if estimate.quant is None:
-        return None
-    return llama_server(model, estimate.quant.name, context, kv_precision,
-                        getattr(estimate, "placement", None), gpus)
+    return fit_command(model, estimate, context, kv_precision, gpus) if estimate.fits else None
+
+
+def fit_command(model: Model, fit: Fit, context: int, kv_precision: str | None = None, gpus: int = 1) -> str:
+    """The command that runs the model as a card that runs it does."""
+    return llama_server(model, fit.quant.name, context, kv_precision,
+                        fit.placement if isinstance(fit, OffloadEstimate) else None, gpus)

@@ -66,14 +66,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import ClassVar, Iterable, Literal
 
-from .catalogue import DATA_DIR, MAX_CARD_MEMORY_GB, MAX_CONTEXT, VENDORS, Architecture, Card, Model
+from .catalogue import (DATA_DIR, MAX_CARD_MEMORY_GB, MAX_CONTEXT, VENDORS, Architecture, Card, LatentCache,
+                        Model)
 from .errors import DataError
 from .measured import BACKENDS
 from .records import FieldReader, load_yaml
 
 FIT_LABELS = ("comfortable", "tight", "none")
+# Whether a quant fits a card: comfortably, tightly, or not at all.
+Verdict = Literal["comfortable", "tight", "none"]
+# How a card runs a model: the whole of it on the card (comfortable or tight), or part of it in
+# system RAM (offload).
+FitKind = Literal["comfortable", "tight", "offload"]
 # Bounds of the constants, each well beyond any sensible setting: a KV element is at most
 # 4 bytes (f32), a speed range wider than 100x says nothing, and a card set larger than
 # 1,024 GPUs is a cluster, not a card.
@@ -470,14 +476,18 @@ def kv_cache_gb(arch: Architecture, context: int, bytes_per_element: float) -> f
     >>> round(kv_cache_gb(llama_8b, 4096, 2.0), 3)
     0.537
     """
-    if arch.attention == "mla":
-        per_token_layer = (arch.kv_lora_rank + arch.rope_head_dim) * bytes_per_element
+    cache = arch.cache
+    if isinstance(cache, LatentCache):
+        per_token_layer = (cache.kv_lora_rank + cache.rope_head_dim) * bytes_per_element
         return (arch.layers - (arch.linear_attention_layers or 0)) * context * per_token_layer / 1e9
-    per_token_layer = 2 * arch.kv_heads * arch.head_dim * bytes_per_element
+    per_token_layer = 2 * cache.kv_heads * cache.head_dim * bytes_per_element
     linear_layers = arch.linear_attention_layers or 0
-    window_layers = arch.sliding_window_layers if arch.sliding_window else 0
-    if arch.sliding_window and arch.sliding_window_layers is None:
+    if not arch.sliding_window:
+        window_layers = 0
+    elif arch.sliding_window_layers is None:
         window_layers = arch.layers - linear_layers  # every attention layer is windowed
+    else:
+        window_layers = arch.sliding_window_layers
     full_layers = arch.layers - window_layers - linear_layers
     window_tokens = min(context, arch.sliding_window or context)
     return per_token_layer * (full_layers * context + window_layers * window_tokens) / 1e9
@@ -585,8 +595,11 @@ def prompt_tokens_per_second(model: Model, card: Card, calibration: Calibration)
     2500
     """
     speed_class = calibration.speed_class(card)
-    if speed_class is None:
-        return None
+    return class_prompt_tokens_per_second(model, card, speed_class) if speed_class else None
+
+
+def class_prompt_tokens_per_second(model: Model, card: Card, speed_class: SpeedClass) -> float:
+    """Prompt processing speed with the constants of ``speed_class``."""
     if card.compute_tflops:
         flop_s = card.compute_tflops * 1e12 * speed_class.prompt_efficiency
     else:
@@ -597,27 +610,52 @@ def prompt_tokens_per_second(model: Model, card: Card, calibration: Calibration)
 # ---------------------------------------------------------------- one pair
 
 @dataclass(frozen=True)
-class Estimate:
+class Fit:
+    """A card that runs the model: the quant it gets, what that needs, and how fast it goes."""
+
     card: Card
-    quant: Quant | None
-    memory: Memory | None
-    tok_s: float | None
-    tok_s_low: float | None
-    tok_s_high: float | None
-    fit: str  # comfortable | tight | none
-    prompt_tok_s: float | None = None
-    ttft_s: float | None = None   # time to first token: a prompt filling the context
+    quant: Quant
+    memory: Memory
+    tok_s: float
+    tok_s_low: float
+    tok_s_high: float
+    fit: FitKind
+    prompt_tok_s: float | None   # None with a calibration without hardware classes
+    ttft_s: float | None         # time to first token: a prompt filling the context
+    fits: ClassVar[Literal[True]] = True
+
+    @property
+    def need_gb(self) -> float:
+        return self.memory.total_gb
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A card that cannot run the model: no quant, no speed. What it would need is known only
+    when one quant was in question (``memory``)."""
+
+    card: Card
+    memory: Memory | None = None
+    fit: ClassVar[Literal["none"]] = "none"
+    fits: ClassVar[Literal[False]] = False
+    # A row's cells that stay empty for a card that cannot run it.
+    quant: ClassVar[None] = None
+    tok_s: ClassVar[None] = None
+    tok_s_low: ClassVar[None] = None
+    tok_s_high: ClassVar[None] = None
+    prompt_tok_s: ClassVar[None] = None
+    ttft_s: ClassVar[None] = None
 
     @property
     def need_gb(self) -> float | None:
         return self.memory.total_gb if self.memory else None
 
-    @property
-    def fits(self) -> bool:
-        return self.fit != "none"
+
+# One card's answer: ``e.fits`` (or ``e.fit != "none"``) tells a Fit from a Miss.
+Estimate = Fit | Miss
 
 
-def verdict(need_gb: float, vram_gb: float, settings: Settings) -> str:
+def verdict(need_gb: float, vram_gb: float, settings: Settings) -> Verdict:
     if need_gb > settings.fits * vram_gb:
         return "none"
     return "comfortable" if need_gb <= settings.comfortable * vram_gb else "tight"
@@ -659,14 +697,13 @@ def estimate(model: Model, card: Card, settings: Settings, calibration: Calibrat
             tok_s = tokens_per_second(model, candidate, card, calibration, memory.kv_gb)
             low, high = calibration.speed_range(card)
             prompt = prompt_tokens_per_second(model, card, calibration)
-            return Estimate(card, candidate, memory, tok_s, tok_s * low, tok_s * high, fit,
-                            prompt, context / prompt if prompt else None)
+            return Fit(card, candidate, memory, tok_s, tok_s * low, tok_s * high, fit,
+                       prompt, context / prompt if prompt else None)
     # Not fitting: the memory it would need is known only when one quant was in question.
-    return Estimate(card, None, candidates[0][1] if len(candidates) == 1 else None,
-                    None, None, None, "none")
+    return Miss(card, candidates[0][1] if len(candidates) == 1 else None)
 
 
-def speed_order(e: Estimate) -> tuple:
+def speed_order(e: Fit) -> tuple:
     """Fastest first; on equal speed the newest card first, then by name."""
     released = e.card.released.toordinal() if e.card.released else 0
     return (-(round(e.tok_s, 6) if e.tok_s else -1.0), -released, e.card.name.casefold())

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from .catalogue import Card, Model
-from .estimator import (Calibration, Estimate, Settings, candidate_memories, estimate, memory_needed,
-                        speed_order)
+from .estimator import (Calibration, Estimate, Fit, Memory, Miss, Quant, Settings, candidate_memories, estimate,
+                        memory_needed, speed_order)
 from .measured import MeasuredIndex, Run
 from .offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate
 
@@ -86,10 +86,10 @@ class MultiCard:
     """
 
     count: int
-    cheapest: Estimate   # the set with the least memory per card
-    fastest: Estimate
+    cheapest: Fit   # the set with the least memory per card
+    fastest: Fit
 
-    def card_vram_gb(self, e: Estimate) -> float:
+    def card_vram_gb(self, e: Fit) -> float:
         return e.card.vram_gb / self.count
 
 
@@ -100,22 +100,22 @@ class ModelFigures:
     floor: str
     calibration: Calibration
     cards_total: int
-    rows: tuple[Estimate, ...]        # fitting cards, fastest first
-    misses: tuple[Estimate, ...]      # cards that cannot run it
+    rows: tuple[Fit, ...]             # fitting cards, fastest first
+    misses: tuple[Miss, ...]          # cards that cannot run it
     median_tok_s: float | None
     reading_speed_cards: int
     quant_levels: tuple[str, ...]     # distinct quants among fitting cards, best first
-    smallest: Estimate | None
-    fastest: Estimate | None
-    slowest: Estimate | None
+    smallest: Fit | None
+    fastest: Fit | None
+    slowest: Fit | None
     nearest_miss: NearestMiss | None
-    tiers: dict[int, Estimate | None]
+    tiers: dict[int, Fit | None]
+    system: System                    # the RAM beside each card, for offload
     multi: MultiCard | None = None
     ceiling: str | None = None        # the quality ceiling (least compressed quant allowed)
     kv_precision: str | None = None
     # Cards it does not fit that run it with part of it in system RAM (``system``), fastest first.
     offload: tuple[OffloadEstimate, ...] = ()
-    system: System | None = None
 
     @property
     def cards_fit(self) -> int:
@@ -126,7 +126,7 @@ class ModelFigures:
         return Reach.of(self.cards_fit, self.cards_total)
 
     @property
-    def smallest_rows(self) -> tuple[Estimate, ...]:
+    def smallest_rows(self) -> tuple[Fit, ...]:
         """The fitting cards, least memory first: the tile's "smallest card" is the first of
         this list, so tile and list always name the same card."""
         return tuple(sorted(self.rows, key=smallest_order))
@@ -155,17 +155,17 @@ class ModelFigures:
     def fastest_has_most_bandwidth(self) -> bool:
         """Whether the fastest card is also the one with the most memory bandwidth among the
         fitting cards (only then is it fastest "thanks to" its bandwidth)."""
-        return bool(self.fastest) and all(e.card.bandwidth_gb_s <= self.fastest.card.bandwidth_gb_s
-                                          for e in self.rows)
+        fastest = self.fastest
+        return fastest is not None and all(e.card.bandwidth_gb_s <= fastest.card.bandwidth_gb_s for e in self.rows)
 
 
-def smallest_order(e: Estimate) -> tuple:
+def smallest_order(e: Fit) -> tuple:
     """Least memory first; among equal memory, the fastest (as the tables order), then the newest:
     the oldest would name cards current llama.cpp builds no longer support (a 2010 Quadro 6000)."""
     return (e.card.vram_gb,) + speed_order(e)
 
 
-def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
+def nearest_miss(model: Model, misses: Sequence[Miss], settings: Settings,
                  context: int, floor: str, kv_precision: str | None,
                  quant_name: str | None = None) -> NearestMiss | None:
     """The largest card that cannot run it, and by how much it falls short."""
@@ -173,9 +173,16 @@ def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
         return None
     card = max(misses, key=lambda e: (e.card.vram_gb, e.card.bandwidth_gb_s,
                                       e.card.released or 0)).card
-    if model.native_format or quant_name:
+    return missed_by(model, card, settings, context, floor, kv_precision, quant_name)
+
+
+def missed_by(model: Model, card: Card, settings: Settings, context: int, floor: str,
+              kv_precision: str | None, quant_name: str | None = None) -> NearestMiss:
+    """How far a card that cannot run it falls short."""
+    judged_at = model.native_format or quant_name
+    if judged_at:
         # the one quant every card was judged at
-        quant = settings.quant(model.native_format or quant_name)
+        quant = settings.quant(judged_at)
     else:
         shortfall_quant = settings.quant(settings.shortfall_quant)
         floor_quant = settings.quant(floor)
@@ -186,7 +193,7 @@ def nearest_miss(model: Model, misses: Sequence[Estimate], settings: Settings,
 
 
 def multi_card(model: Model, cards: Sequence[Card], settings: Settings, calibration: Calibration,
-               candidates, context: int) -> MultiCard | None:
+               candidates: tuple[tuple[Quant, Memory], ...], context: int) -> MultiCard | None:
     for count in settings.multi_gpu_counts:
         options = []
         for card in cards:
@@ -265,12 +272,12 @@ class EstimateTable:
                 self.by_card[e.card.id].append((f.model, e))
             for o in f.offload:
                 self.offload_by_card[o.card.id].append((f.model, o))
-        self._card_rows: dict[str, tuple[list, list]] = {}
+        self._card_rows: dict[str, tuple[list[tuple[Model, Fit]], list[tuple[Model, NearestMiss]]]] = {}
         self._card_offload: dict[str, list] = {}
 
-    def measured(self, model: Model, e: Estimate) -> Run | None:
+    def measured(self, model: Model, e: Fit) -> Run | None:
         """The measured run shown beside an estimate, if any."""
-        return self.measured_index.find(model, e.quant.name, e.card) if e.quant else None
+        return self.measured_index.find(model, e.quant.name, e.card)
 
     def models_run(self, card_id: str) -> int:
         return sum(1 for _, e in self.by_card[card_id] if e.fits)
@@ -284,7 +291,7 @@ class EstimateTable:
     def _sorted_offload(self, card_id: str) -> list[tuple[Model, OffloadEstimate]]:
         return sorted(self.offload_by_card[card_id], key=lambda pair: (-pair[1].tok_s, pair[0].name.casefold()))
 
-    def card_rows(self, card_id: str) -> tuple[list[tuple[Model, Estimate]], list[tuple[Model, NearestMiss]]]:
+    def card_rows(self, card_id: str) -> tuple[list[tuple[Model, Fit]], list[tuple[Model, NearestMiss]]]:
         """The models a card runs (fastest first) and those it cannot hold (closest first).
 
         Worked out once per card (each language's card page reads it; copies, to keep it as it is)."""
@@ -293,13 +300,13 @@ class EstimateTable:
         runs, misses = self._card_rows[card_id]
         return list(runs), list(misses)
 
-    def _sorted_rows(self, card_id: str) -> tuple[list[tuple[Model, Estimate]], list[tuple[Model, NearestMiss]]]:
+    def _sorted_rows(self, card_id: str) -> tuple[list[tuple[Model, Fit]], list[tuple[Model, NearestMiss]]]:
         runs = sorted(((m, e) for m, e in self.by_card[card_id] if e.fits),
                       key=lambda pair: (-pair[1].tok_s, pair[0].name.casefold()))
         misses = []
         for model, e in self.by_card[card_id]:
             if not e.fits:
                 f = self.figures[model.id]
-                misses.append((model, nearest_miss(model, [e], self.settings, f.context, f.floor, None)))
+                misses.append((model, missed_by(model, e.card, self.settings, f.context, f.floor, None)))
         misses.sort(key=lambda pair: (pair[1].shortfall_gb, pair[0].name.casefold()))
         return runs, misses

@@ -160,11 +160,12 @@ def same_size(run: Run, model: Model, models_by_id: dict[str, Model] | None = No
         if (mine.layers, mine.attention, mine.kv_heads, mine.head_dim) != \
                 (theirs.layers, theirs.attention, theirs.kv_heads, theirs.head_dim):
             return False
-    if run.is_moe != model.is_moe:
-        return False
     if abs(run.params_b / model.parameters_b - 1) > SIZE_TOLERANCE:
         return False
-    return not model.is_moe or abs(run.active_b / model.active_parameters_b - 1) <= SIZE_TOLERANCE
+    run_active, model_active = run.active_b, model.active_parameters_b
+    if run_active is None or model_active is None:
+        return run_active is None and model_active is None  # a dense run is no mixture of experts'
+    return abs(run_active / model_active - 1) <= SIZE_TOLERANCE
 
 
 class MeasuredIndex:

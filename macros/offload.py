@@ -33,7 +33,7 @@ Pure: nothing here formats or knows about pages.
 >>> ram = load_ram()
 >>> ram.kind("DDR5-6000-2ch").bandwidth_gb_s
 96.0
->>> round(expert_parameters_b(Model("m", "M", "m.yaml", True, 116.8, 5.1, 128, 4)), 1)
+>>> round(routed_experts(Model("m", "M", "m.yaml", True, 116.8, 5.1, 128, 4)).parameters_b, 1)
 115.3
 """
 
@@ -46,8 +46,7 @@ from pathlib import Path
 
 from .catalogue import DATA_DIR, Card, Model
 from .errors import DataError
-from .estimator import (Calibration, Estimate, Memory, Quant, Settings, memory_needed,
-                        prompt_tokens_per_second)
+from .estimator import Calibration, Fit, Memory, Quant, Settings, memory_needed, prompt_tokens_per_second
 from .records import FieldReader, load_yaml
 
 RAM_FILE = DATA_DIR / "ram.yaml"
@@ -156,13 +155,21 @@ def load_ram(path: str | None = None) -> RamSettings:
 
 # ---------------------------------------------------------------- placement
 
-def expert_parameters_b(model: Model) -> float | None:
-    """Routed-expert parameters, in billions: None for a dense model (or an incomplete record)."""
+@dataclass(frozen=True)
+class RoutedExperts:
+    """A mixture of experts' routed experts: what ``--n-cpu-moe`` moves to RAM."""
+
+    parameters_b: float   # all routed experts, billions
+    read_share: float     # the share of them a token reads: experts_active / experts_total
+
+
+def routed_experts(model: Model) -> RoutedExperts | None:
+    """The routed experts: None for a dense model (or an incomplete record)."""
     total, active = model.parameters_b, model.active_parameters_b
     experts, used = model.experts_total, model.experts_active
     if not active or not experts or not used or experts <= used or active >= total:
         return None
-    return min(total, (total - active) * experts / (experts - used))
+    return RoutedExperts(min(total, (total - active) * experts / (experts - used)), used / experts)
 
 
 @dataclass(frozen=True)
@@ -198,12 +205,12 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
     layers = model.architecture.layers
     gpu_room = settings.fits * card.vram_gb
     ram_room = system.size_gb - ram.os_reserve_gb
-    experts_b = expert_parameters_b(model)
-    if experts_b is not None:
-        split = split_experts(model, memory, experts_b)
+    experts = routed_experts(model)
+    if experts is not None:
+        split = split_experts(model, layers, memory, experts)
         if split.on_card <= gpu_room:
             gpu_layers = min(layers, math.floor((gpu_room - split.on_card) / split.layer_gb))
-            placement = fixed_placement(model, memory, "experts", layers - gpu_layers)
+            placement = fixed_placement(model, layers, memory, "experts", layers - gpu_layers)
             if placement.cpu_layers == 0 or placement.ram_gb > ram_room:
                 return None
             return placement
@@ -211,7 +218,7 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
     gpu_layers = min(layers - 1, math.floor((gpu_room - memory.buffer_gb) / layer_gb))
     if gpu_layers < 1:
         return None
-    placement = fixed_placement(model, memory, "layers", layers - gpu_layers)
+    placement = fixed_placement(model, layers, memory, "layers", layers - gpu_layers)
     return placement if placement.ram_gb <= ram_room else None
 
 
@@ -222,23 +229,21 @@ class ExpertSplit:
     layer_gb: float    # one layer's routed experts, GB
 
 
-def split_experts(model: Model, memory: Memory, experts_b: float) -> ExpertSplit:
-    experts_gb = memory.weights_gb * experts_b / model.parameters_b
+def split_experts(model: Model, layers: int, memory: Memory, experts: RoutedExperts) -> ExpertSplit:
+    experts_gb = memory.weights_gb * experts.parameters_b / model.parameters_b
     shared_gb = memory.weights_gb - experts_gb
-    return ExpertSplit(shared_gb + memory.kv_gb + memory.buffer_gb, shared_gb,
-                       experts_gb / model.architecture.layers)
+    return ExpertSplit(shared_gb + memory.kv_gb + memory.buffer_gb, shared_gb, experts_gb / layers)
 
 
-def fixed_placement(model: Model, memory: Memory, mode: str, cpu_layers: int) -> Placement:
-    """The placement with ``cpu_layers`` expert layers (mode "experts") or whole layers (mode
-    "layers") in RAM: what a given --n-cpu-moe or -ngl does."""
-    layers = model.architecture.layers
+def fixed_placement(model: Model, layers: int, memory: Memory, mode: str, cpu_layers: int) -> Placement:
+    """The placement of a model of ``layers`` layers with ``cpu_layers`` expert layers (mode
+    "experts") or whole layers (mode "layers") in RAM: what a given --n-cpu-moe or -ngl does."""
     cpu_layers = max(0, min(layers, cpu_layers))
     gpu_layers = layers - cpu_layers
-    experts_b = expert_parameters_b(model)
-    if mode == "experts" and experts_b is not None:
-        split = split_experts(model, memory, experts_b)
-        read_share = model.experts_active / model.experts_total
+    experts = routed_experts(model)
+    if mode == "experts" and experts is not None:
+        split = split_experts(model, layers, memory, experts)
+        read_share = experts.read_share
         return Placement("experts", layers, cpu_layers, split.on_card + gpu_layers * split.layer_gb,
                          cpu_layers * split.layer_gb, split.shared_gb + gpu_layers * split.layer_gb * read_share,
                          cpu_layers * split.layer_gb * read_share, 1.0)
@@ -297,10 +302,12 @@ def prompt_seconds(model: Model, card: Card, calibration: Calibration, placement
 
 
 @dataclass(frozen=True)
-class OffloadEstimate(Estimate):
-    placement: Placement | None = None
-    system: System | None = None
-    working: OffloadWorking | None = None
+class OffloadEstimate(Fit):
+    """A card that runs the model with part of it in system RAM (``fit`` is "offload")."""
+
+    placement: Placement
+    system: System
+    working: OffloadWorking
 
     @property
     def ram_gb(self) -> float:

@@ -13,14 +13,26 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from .catalogue import Card, Model, load_catalogue
-from .estimator import Quant, Settings, load_settings, memory_needed
+from .estimator import Memory, Quant, Settings, load_settings, memory_needed
 from .measured import MEASURED_FILE, Run, load_runs
-from .offload import (OffloadWorking, RamKind, RamSettings, System, fixed_placement, load_ram,
+from .offload import (OffloadWorking, Placement, RamKind, RamSettings, System, fixed_placement, load_ram,
                       offload_working, prompt_seconds)
 
 
 @dataclass(frozen=True)
+class Placeable:
+    """What placing a run needs: its card, its model with a recorded layout, and its quant."""
+
+    card: Card
+    model: Model
+    layers: int
+    quant: Quant
+
+
+@dataclass(frozen=True)
 class OffloadRun:
+    """A measured offload run, with what the catalogues know of it (None: not known)."""
+
     run: Run
     ram_text: str
     card: Card | None
@@ -29,10 +41,10 @@ class OffloadRun:
     kind: RamKind | None
 
     @property
-    def scored(self) -> bool:
-        """Decode needs the RAM kind; a prompt's cost is the copy over PCIe, whatever the RAM."""
-        needed = (self.card, self.model, self.quant) + ((self.kind,) if self.run.test == "tg" else ())
-        return None not in needed and self.model.architecture is not None
+    def placeable(self) -> Placeable | None:
+        if self.card is None or self.model is None or self.model.architecture is None or self.quant is None:
+            return None
+        return Placeable(self.card, self.model, self.model.architecture.layers, self.quant)
 
     @property
     def why_not(self) -> str:
@@ -75,16 +87,15 @@ def offload_runs(runs: Sequence[Run] | None = None, ram: RamSettings | None = No
     return result
 
 
-def placement_of(r: OffloadRun, context: int):
+def placement_of(p: Placeable, run: Run, context: int) -> tuple[Memory, Placement]:
     settings = load_settings()
-    memory = memory_needed(r.model, r.quant, max(1, context), settings)
-    layers = r.model.architecture.layers
-    flag, _, value = r.run.offload.partition("=")
+    memory = memory_needed(p.model, p.quant, max(1, context), settings)
+    flag, _, value = run.offload.partition("=")
     if flag == "n-cpu-moe":
-        return memory, fixed_placement(r.model, memory, "experts", int(value))
+        return memory, fixed_placement(p.model, p.layers, memory, "experts", int(value))
     if flag == "ot":       # every expert tensor in RAM
-        return memory, fixed_placement(r.model, memory, "experts", layers)
-    return memory, fixed_placement(r.model, memory, "layers", layers - int(value))
+        return memory, fixed_placement(p.model, p.layers, memory, "experts", p.layers)
+    return memory, fixed_placement(p.model, p.layers, memory, "layers", p.layers - int(value))
 
 
 @dataclass(frozen=True)
@@ -102,24 +113,37 @@ class OffloadPair:
         return abs(self.estimate / self.measured - 1)
 
 
-def estimate_run(r: OffloadRun, ram: RamSettings) -> OffloadPair:
+def estimate_run(r: OffloadRun, ram: RamSettings) -> OffloadPair | None:
+    """The estimate of a run, or None when it cannot be scored (``why_not``): decode needs the
+    RAM kind; a prompt's cost is the copy over PCIe, whatever the RAM."""
     settings = load_settings()
     calibration = settings.calibration()
-    run = r.run
+    run, p = r.run, r.placeable
+    if p is None:
+        return None
     if run.test == "tg":
-        memory, placement = placement_of(r, int(run.mean_depth))
-        working = offload_working(placement, memory, r.quant, r.card, calibration, System(0, r.kind), ram)
+        if r.kind is None:
+            return None
+        memory, placement = placement_of(p, run, int(run.mean_depth))
+        working = offload_working(placement, memory, p.quant, p.card, calibration, System(0, r.kind), ram)
         return OffloadPair(r, 1 / working.seconds_per_token, working)
-    memory, placement = placement_of(r, run.tokens)
-    seconds = prompt_seconds(r.model, r.card, calibration, placement, ram, run.tokens)
+    memory, placement = placement_of(p, run, run.tokens)
+    seconds = prompt_seconds(p.model, p.card, calibration, placement, ram, run.tokens)
     return OffloadPair(r, run.tokens / seconds if seconds else float("nan"), None)
 
 
 def score(ram: RamSettings | None = None, test: str = "tg") -> tuple[list[OffloadPair], list[OffloadRun]]:
     """(pairs of scored runs, runs left out) for decode (tg) or prompt (pp)."""
     ram = ram or load_ram()
-    items = [r for r in offload_runs(ram=ram) if r.run.test == test]
-    return [estimate_run(r, ram) for r in items if r.scored], [r for r in items if not r.scored]
+    pairs, left = [], []
+    for r in offload_runs(ram=ram):
+        if r.run.test == test:
+            pair = estimate_run(r, ram)
+            if pair is None:
+                left.append(r)
+            else:
+                pairs.append(pair)
+    return pairs, left
 
 
 def median_error(pairs: Sequence[OffloadPair]) -> float:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
 from .catalogue import Model
-from .commands import row_command
+from .commands import fit_command
 from .offload import OffloadEstimate, RamKind, System, load_ram
 from .names import card_name
 from .phrases import N_, NP_, Phrases
@@ -118,10 +119,10 @@ def offload_working(p: Phrases, m: Model, e: OffloadEstimate, context: int,
     check = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 {placement}"
     return (str(p.t(OFFLOAD_TITLE, card=values["card"])),
             [p.t(line, **values) for line in lines + OFFLOAD_LINES_COMMON],
-            check, row_command(m, e, context, kv_precision))
+            check, fit_command(m, e, context, kv_precision))
 
 
-def reference_offload(offload) -> OffloadEstimate | None:
+def reference_offload(offload: Sequence[OffloadEstimate]) -> OffloadEstimate | None:
     """The offload row a reader most likely needs: the first of ``faq_cards`` (data/ram.yaml) that
     runs it with offload, else the fastest consumer-sized card, else the fastest."""
     by_card = {o.card.id: o for o in offload}
@@ -129,7 +130,7 @@ def reference_offload(offload) -> OffloadEstimate | None:
         if card_id in by_card:
             return by_card[card_id]
     small = [o for o in offload if o.card.vram_gb <= SMALL_CARD_GB]
-    return (small or list(offload) or [None])[0]
+    return next(iter(small or offload), None)
 
 
 def offload_explanation(p: Phrases, m: Model, system: System, any_offload: bool) -> list[Markup]:
@@ -209,11 +210,11 @@ class OffloadCardRow:
     command: str
 
 
-def card_offload_rows(p: Phrases, pairs, context: int) -> list[OffloadCardRow]:
+def card_offload_rows(p: Phrases, pairs: Sequence[tuple[Model, OffloadEstimate]], context: int) -> list[OffloadCardRow]:
     f = p.fmt
     return [OffloadCardRow(m.name, f"../../models/{m.id}/", f.parameters(m.parameters_b), o.quant.name,
                            f.gb(o.need_gb), f.tok_s(o.tok_s), f.tok_range(o.tok_s_low, o.tok_s_high),
-                           offload_detail(p, o), row_command(m, o, context))
+                           offload_detail(p, o), fit_command(m, o, context))
             for m, o in pairs]
 
 

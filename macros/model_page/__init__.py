@@ -25,7 +25,7 @@ from typing import Callable
 from markupsafe import Markup
 
 from ..catalogue import Model
-from ..estimator import Estimate, Settings
+from ..estimator import Fit, Settings
 from ..figures import ModelFigures
 from ..measured import Run
 from ..offload_pages import offload_working, reference_offload
@@ -84,12 +84,12 @@ class ModelPageBuilder:
     """Builds the model pages of one language."""
 
     def __init__(self, phrases: Phrases, settings: Settings, newest_published: dt.date | None,
-                 split_speeds: dict[int, float], measured: Callable[[Model, Estimate], Run | None] | None = None):
+                 split_speeds: dict[int, float], measured: Callable[[Model, Fit], Run | None] | None = None):
         self.context = PageContext(phrases, settings, newest_published, split_speeds, measured or no_run)
         self.p = phrases
         self.f = phrases.fmt
 
-    def row(self, e: Estimate, m: Model | None = None) -> Row:
+    def row(self, e: Fit, m: Model | None = None) -> Row:
         return card_table.row(self.context, e, m)
 
     def build(self, m: Model, fig: ModelFigures) -> ModelPage:
@@ -97,6 +97,7 @@ class ModelPageBuilder:
         v = common(c, m, fig)
         rows = [card_table.row(c, e, m) for e in fig.rows]
         offload_rows = [card_table.row(c, e, m) for e in fig.offload]
+        reference = reference_offload(fig.offload)
         fastest_title, smallest_title = card_table.list_titles(c, m, fig)
         return ModelPage(
             language=p.language,
@@ -125,8 +126,7 @@ class ModelPageBuilder:
             faq=faq.faq(c, m, fig, v),
             source=specification.source(c, m),
             workings=[working(c, m, e, fig) for e in dict.fromkeys(x for x in (fig.fastest, fig.smallest) if x)]
-            + ([offload_working(p, m, reference_offload(fig.offload), fig.context, fig.kv_precision)]
-               if fig.offload else []),
+            + ([offload_working(p, m, reference, fig.context, fig.kv_precision)] if reference else []),
             measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
             **card_table.chart(c, m, fig),
         )

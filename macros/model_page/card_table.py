@@ -5,7 +5,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ..catalogue import Model
-from ..estimator import Estimate
+from ..estimator import Fit
 from ..figures import ModelFigures, Reach
 from ..offload import OffloadEstimate
 from ..offload_pages import offload_detail
@@ -17,16 +17,14 @@ EXTREMES = 10            # rows in "the ten fastest"
 SMALLEST_SHOWN = 5
 
 
-def row(c: PageContext, e: Estimate, m: Model | None = None) -> Row:
+def row(c: PageContext, e: Fit, m: Model | None = None) -> Row:
     f, card = c.f, e.card
     return Row(
         card=card.name, card_id=card.id, href=card_href(card), vendor=card.vendor, vram=f.vram(card.vram_gb),
         bandwidth=f.bandwidth(card.bandwidth_gb_s),
         released=f.month(card.released) if card.released else "",
-        need=f.gb(e.need_gb) if e.need_gb is not None else "",
-        quant=e.quant.name if e.quant else "", fit=fit_label(c.p, e.fit), fit_key=e.fit,
-        tok_s=f.tok_s(e.tok_s) if e.tok_s else "",
-        tok_range=f.tok_range(e.tok_s_low, e.tok_s_high) if e.tok_s else "",
+        need=f.gb(e.need_gb), quant=e.quant.name, fit=fit_label(c.p, e.fit), fit_key=e.fit,
+        tok_s=f.tok_s(e.tok_s), tok_range=f.tok_range(e.tok_s_low, e.tok_s_high),
         measured=measured_mark(c.p, c.measured(m, e), m) if m and e.fit != "offload" else None,
         offload=offload_detail(c.p, e) if isinstance(e, OffloadEstimate) else "")
 

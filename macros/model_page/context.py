@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..catalogue import Model
-from ..estimator import Estimate, Settings
+from ..estimator import Fit, Settings
 from ..formatting import Formatter
 from ..measured import Run
 from markupsafe import Markup
@@ -16,7 +16,7 @@ from markupsafe import Markup
 from ..phrases import Phrases, fill
 
 
-def no_run(model: Model, e: Estimate) -> Run | None:
+def no_run(model: Model, e: Fit) -> Run | None:
     return None
 
 
@@ -26,7 +26,7 @@ class PageContext:
     settings: Settings
     newest_published: dt.date | None
     split_speeds: dict[int, float]   # measured tok/s on 1, 2, ... identical cards
-    measured: Callable[[Model, Estimate], Run | None] = field(default=no_run)
+    measured: Callable[[Model, Fit], Run | None] = field(default=no_run)
 
     @property
     def f(self) -> Formatter:

@@ -81,7 +81,7 @@ def groups(c: PageContext, m: Model) -> list[Group]:
         (N_("Parameters"), f.parameters(m.parameters_b)),
         (N_("Active parameters per token"), f.parameters(m.active_parameters_b) if m.active_parameters_b else None),
         (N_("Experts"), str(p.t(EXPERTS_PER_TOKEN, active=f.count(m.experts_active),
-                                 total=f.count(m.experts_total))) if m.experts_total else None),
+                                 total=f.count(m.experts_total))) if m.experts_total and m.experts_active else None),
         (N_("Training data"), str(p.t(TRAINING_TOKENS, amount=f.tokens(m.training_tokens)))
          if m.training_tokens else None),
         (N_("Epochs"), f.decimal(m.epochs, 0 if m.epochs.is_integer() else 1) if m.epochs else None),

@@ -7,8 +7,8 @@ from markupsafe import Markup
 
 from .. import vocabulary
 from ..catalogue import Model
-from ..commands import row_command
-from ..estimator import Estimate, speed_working
+from ..commands import fit_command
+from ..estimator import Fit, speed_working
 from ..figures import ModelFigures
 from ..names import card_name
 from ..phrases import N_
@@ -106,7 +106,7 @@ def working_lines(model: Model, classes: bool) -> tuple[str, ...]:
     return lines[:-1] + (WORKING_MEMORY_VISION,) if model.vision_encoder_b else lines
 
 
-def working(c: PageContext, m: Model, e: Estimate, fig: ModelFigures) -> tuple[str, list[Markup], str, str]:
+def working(c: PageContext, m: Model, e: Fit, fig: ModelFigures) -> tuple[str, list[Markup], str, str]:
     """How one estimate was worked out, step by step, and the command that checks it."""
     p, f = c.p, c.f
     memory = e.memory
@@ -127,4 +127,4 @@ def working(c: PageContext, m: Model, e: Estimate, fig: ModelFigures) -> tuple[s
              if w.backend or "{backend}" not in line]
     title = p.t(WORKING_TITLE, card=card_name(e.card, p.language))
     command = f"llama-bench -m {m.id}-{e.quant.name}.gguf -p 0 -n 128 -ngl 99"
-    return title, lines, command, row_command(m, e, fig.context, fig.kv_precision)
+    return title, lines, command, fit_command(m, e, fig.context, fig.kv_precision)
