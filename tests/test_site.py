@@ -1,5 +1,6 @@
 """The built portal: links, card pages, sitemap, search per language, metadata."""
 
+import functools
 import json
 import posixpath
 import re
@@ -15,9 +16,10 @@ from macros.phrases import LANGUAGES, Phrases
 from .site_build import page_path, visible_text
 
 
-# Every href and src, however its value is quoted. Text cannot fake one: an escaped quote
-# (href=&quot;...) does not match, and the value is unescaped as a browser would.
-LINK = re.compile(r"""\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.IGNORECASE)
+# Every href and src, however its value is quoted (attribute names in lower case, as every
+# template writes them). Text cannot fake one: an escaped quote (href=&quot;...) does not match,
+# and the value is unescaped as a browser would.
+LINK = re.compile(r"""\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""")
 
 
 def links_of(html: str) -> set[str]:
@@ -40,14 +42,28 @@ def target_of(page: str, link: str, folders: set[str]) -> str | None:
     >>> target_of("index.html", "assets/tps.css", set()), target_of("index.html", "https://a.b/", set())
     ('assets/tps.css', None)
     """
+    return _target(*_climbed(posixpath.dirname(page), link), frozenset(folders))
+
+
+def _climbed(folder: str, link: str) -> tuple[str, str]:
+    """The folder and link that open the same file with no "../" in front: sibling pages then
+    ask the same question ("nl/cards/a" and "nl/cards/b" both go to "nl" for "../../models/x/")."""
+    names = folder.split("/") if folder else []
+    up = 0
+    while up < len(names) and link.startswith("../", 3 * up):
+        up += 1
+    return "/".join(names[:len(names) - up]), link[3 * up:]
+
+
+@functools.lru_cache(maxsize=None)
+def _target(folder: str, link: str, folders: frozenset[str]) -> str | None:
     parts = urlsplit(link)
     if parts.scheme or parts.netloc or link.startswith(("#", "mailto:", "data:")):
         return None
     path = unquote(parts.path)
     if not path:
         return None
-    joined = path.lstrip("/") if path.startswith("/") else posixpath.join(posixpath.dirname(page), path)
-    target = posixpath.normpath(joined)
+    target = posixpath.normpath(path.lstrip("/") if path.startswith("/") else posixpath.join(folder, path))
     if path.endswith("/") or target in folders or target == ".":
         return posixpath.normpath(posixpath.join(target, "index.html"))
     return target
@@ -57,11 +73,11 @@ def broken_links(site: Path) -> list[str]:
     """Every internal link of the site's pages whose file is missing, as "page -> link"."""
     entries = [(path.relative_to(site).as_posix(), path.is_file()) for path in site.rglob("*")]
     files = {name for name, is_file in entries if is_file}
-    folders = {name for name, is_file in entries if not is_file}
+    folders = frozenset(name for name, is_file in entries if not is_file)
     broken = []
     for page in sorted(name for name in files if name.endswith(".html")):
         for link in sorted(links_of((site / page).read_text(encoding="utf-8"))):
-            target = target_of(page, link, folders)
+            target = _target(*_climbed(posixpath.dirname(page), link), folders)
             if target is not None and target not in files:
                 broken.append(f"{page} -> {link}")
     return broken
