@@ -11,17 +11,45 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
+from macros import site_stamp
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# The settings a build of the tests starts from: a setting of the environment the tests run in
+# must not change what they read.
+TEST_SETTINGS = {"TPS_PREVIEW": "", "SITE_URL": "https://tps-atlas.example.org/", "TPS_BUILD_NL": "true",
+                 "TPS_BUILD_FR": "true", "TPS_BUILD_DE": "true"}
 
 
 def build_site(destination: Path, calibration: str = "seed",
                extra_env: dict | None = None) -> subprocess.CompletedProcess:
-    # The build settings of the environment the tests run in must not change what they read.
-    env = {**os.environ, "TPS_CALIBRATION": calibration, "TPS_PREVIEW": "", "SITE_URL": "https://tps-atlas.example.org/",
-           "TPS_BUILD_NL": "true", "TPS_BUILD_FR": "true", "TPS_BUILD_DE": "true", "NO_MKDOCS_2_WARNING": "1",
+    env = {**os.environ, "TPS_CALIBRATION": calibration, **TEST_SETTINGS, "NO_MKDOCS_2_WARNING": "1",
            **(extra_env or {})}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
                           cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+def build_published_site(destination: Path) -> subprocess.CompletedProcess:
+    """The whole site as ``scripts/build`` writes it in a shell that sets nothing: every build
+    setting unset, so that mkdocs.yml's defaults apply (``PUBLISHED_SETTINGS``)."""
+    env = {name: value for name, value in os.environ.items() if name not in site_stamp.SETTINGS}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
+                          cwd=ROOT, env={**env, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True)
+
+
+PUBLISHED_SITE = ROOT / "site"
+PUBLISHED_SETTINGS: dict[str, str] = {}
+READ_PUBLISHED: list[Path] = []  # for the session's summary
+
+
+def published_site(fallback: Path) -> tuple[Path, subprocess.CompletedProcess | None]:
+    """The site ``scripts/build`` wrote, while its stamp holds (macros/site_stamp.py); otherwise
+    the same site built into ``fallback`` now, with the build's result."""
+    if site_stamp.holds(PUBLISHED_SITE, PUBLISHED_SETTINGS):
+        READ_PUBLISHED.append(PUBLISHED_SITE)
+        return PUBLISHED_SITE, None
+    return fallback, build_published_site(fallback)
 
 
 class ParallelBuilds:
