@@ -4,6 +4,8 @@ Priorities: mkdocs-static-i18n runs at -100 on files and page context and
 builds the other languages in its post-build; these run after it.
 """
 
+import gc
+
 from mkdocs.plugins import event_priority
 
 from macros import site
@@ -11,13 +13,23 @@ from macros import site
 
 @event_priority(100)
 def on_config(config):
-    site.check_inputs(config)
+    # Loading makes the catalogue and the estimate table, millions of objects that stay to the
+    # end of the build and hold no cycles to collect: the collector would walk them again and
+    # again as they grow, and again in every full collection after, for nothing.
+    gc.disable()
+    try:
+        site.check_inputs(config)
+    finally:
+        gc.freeze()
+        gc.enable()
     return config
 
 
 @event_priority(-200)
 def on_files(files, config):
-    return site.add_generated_pages(files, config)
+    files = site.add_generated_pages(files, config)
+    gc.freeze()  # and so do the generated pages' figures
+    return files
 
 
 @event_priority(-200)

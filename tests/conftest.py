@@ -1,4 +1,5 @@
 import csv
+import functools
 import gc
 import os
 import shutil
@@ -27,6 +28,17 @@ def pytest_configure(config):
         config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
+# Fixtures that hand a test a build the session started in the background (``early_builds``).
+BUILT = frozenset({"site", "full_site", "built_site", "two_sites", "build", "built_bad", "preview",
+                   "hostile_server", "whole_site_problems"})
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that read a build go last, each group in its own order: the builds then run on the
+    other core beside the tests that need none, instead of being waited for."""
+    items.sort(key=lambda item: bool(BUILT & set(getattr(item, "fixturenames", ()))))
+
+
 @pytest.fixture(scope="session")
 def catalogue():
     return load_catalogue()
@@ -42,6 +54,7 @@ def seed(settings):
     return settings.calibration("seed")
 
 
+@functools.lru_cache(maxsize=1)
 def default_estimates():
     """Every catalogue model on every card with the default calibration: the build's own table
     (``macros.render.estimate_table``), worked out once per session for every test that reads it."""
@@ -109,10 +122,19 @@ def _needed_at(items, start: Callable) -> int:
     return len(items)
 
 
+# The longest builds start first: the tests that read a build all come last (see
+# pytest_collection_modifyitems), so what counts is when the last build is done.
+LONGEST_FIRST = ("tests.conftest", "tests.test_determinism", "tests.test_hostile_browser", "tests.test_bad_input")
+
+
+def _rank(start: Callable) -> int:
+    return LONGEST_FIRST.index(start.__module__) if start.__module__ in LONGEST_FIRST else len(LONGEST_FIRST)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _start_builds(request, builds_pool, tmp_path_factory):
     items = request.session.items
-    for start in sorted(EARLY_BUILDS.values(), key=lambda start: _needed_at(items, start)):
+    for start in sorted(EARLY_BUILDS.values(), key=lambda start: (_rank(start), _needed_at(items, start))):
         start(items, builds_pool, tmp_path_factory)
     # What the session keeps to its end (catalogue, estimate tables: millions of objects) is out
     # of the collector's way: every full collection would walk it again, for nothing.
@@ -139,8 +161,13 @@ def _preview_job(folder: Path) -> Callable:
 
 def _full_job(folder: Path) -> Callable:
     from .site_build import published_site
+    from .whole_site import run_checks
 
-    return lambda: published_site(folder)
+    def job():
+        site, result = published_site(folder)
+        built = result is None or result.returncode == 0
+        return site, result, run_checks(site) if built else None
+    return job
 
 
 @early_builds
@@ -166,9 +193,15 @@ def full_site(builds_pool, tmp_path_factory):
     """The whole site (every model and card page) as it is published, for links, the sitemap and
     checks over every page; tests that use it are marked ``full`` (CI runs them in a step of
     their own). It is the site ``scripts/build`` wrote when its stamp holds, else built here."""
-    destination, result = builds_pool.get("full_site", _full_job(tmp_path_factory.mktemp("full-site")))
+    destination, result, _ = builds_pool.get("full_site", _full_job(tmp_path_factory.mktemp("full-site")))
     assert result is None or result.returncode == 0, result.stderr[-3000:]
     return destination
+
+
+@pytest.fixture(scope="session")
+def whole_site_problems(full_site, builds_pool) -> dict[str, list[str]]:
+    """What the checks over every page of ``full_site`` found (tests/whole_site.py), by check."""
+    return builds_pool.get("full_site")[2]
 
 
 @pytest.fixture(scope="module")

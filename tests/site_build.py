@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 import re
 import subprocess
 import sys
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
@@ -43,13 +45,30 @@ PUBLISHED_SETTINGS: dict[str, str] = {}
 READ_PUBLISHED: list[Path] = []  # for the session's summary
 
 
+_stamp_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def _published_site_holds() -> bool:
+    return site_stamp.holds(PUBLISHED_SITE, PUBLISHED_SETTINGS)
+
+
+def stamped_published_site() -> Path | None:
+    """The site ``scripts/build`` wrote, while its stamp holds (macros/site_stamp.py), else None.
+    Checked once per session (it reads every file of the site)."""
+    with _stamp_lock:
+        if not _published_site_holds():
+            return None
+        if not READ_PUBLISHED:
+            READ_PUBLISHED.append(PUBLISHED_SITE)
+        return PUBLISHED_SITE
+
+
 def published_site(fallback: Path) -> tuple[Path, subprocess.CompletedProcess | None]:
-    """The site ``scripts/build`` wrote, while its stamp holds (macros/site_stamp.py); otherwise
-    the same site built into ``fallback`` now, with the build's result."""
-    if site_stamp.holds(PUBLISHED_SITE, PUBLISHED_SETTINGS):
-        READ_PUBLISHED.append(PUBLISHED_SITE)
-        return PUBLISHED_SITE, None
-    return fallback, build_published_site(fallback)
+    """The stamped site ``scripts/build`` wrote, else the same site built into ``fallback`` now,
+    with the build's result."""
+    stamped = stamped_published_site()
+    return (stamped, None) if stamped else (fallback, build_published_site(fallback))
 
 
 class ParallelBuilds:
@@ -87,5 +106,7 @@ def visible_text(page_html: str) -> str:
     """The words a reader sees in the page's content, whitespace folded."""
     start = page_html.find('<article')
     body = page_html[start:] if start >= 0 else page_html
-    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+    body = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S))
+    # Whitespace runs folded to one space (split and join: many times quicker than a pattern).
+    folded = " ".join(body.split())
+    return html.unescape((" " if body[:1].isspace() else "") + folded + (" " if folded and body[-1:].isspace() else ""))

@@ -393,23 +393,24 @@ def hostile_data(project: Path) -> None:
     jinja_names(project)
 
 
-# One build for every hostile value in the data, one for the translations the build accepts.
-HOSTILE_BUILDS = {"fields": hostile_data, "translations": hostile_translations}
-# Each builds only the pages its tests read (TPS_PREVIEW), with the home page and the indexes,
+# One build for every hostile value in the data and every translation the build accepts (one
+# copy: they reach different pages and phrases). Tests name the part they read ("fields",
+# "translations"); both read this one build.
+HOSTILE_PARTS = {"fields": hostile_data, "translations": hostile_translations}
+# It builds only the pages its tests read (TPS_PREVIEW), with the home page and the indexes,
 # which list every model and card: the hostile names reach those too.
-HOSTILE_PREVIEW = {
-    "fields": ("hostile-fields", "tongyi-qianwen", "largest-allowed", "smallest-thing", "script-name", "quote-name",
-               "ampersand-name", "config-name", "include-name", "apple-m1-max-32gb"),
-    "translations": ("glm-130b",),
-}
+HOSTILE_PREVIEW = ("hostile-fields", "tongyi-qianwen", "largest-allowed", "smallest-thing", "script-name",
+                   "quote-name", "ampersand-name", "config-name", "include-name", "apple-m1-max-32gb", "glm-130b")
+HOSTILE = "hostile"
 
 
-def _hostile_job(name: str, folder: Path):
+def _hostile_job(folder: Path):
     def job():
         project = copy_project(folder / "project")
-        HOSTILE_BUILDS[name](project)
+        for edit in HOSTILE_PARTS.values():
+            edit(project)
         site = folder / "site"
-        return site, mkdocs_build(project, site, TPS_PREVIEW=",".join(HOSTILE_PREVIEW[name]))
+        return site, mkdocs_build(project, site, TPS_PREVIEW=",".join(HOSTILE_PREVIEW))
     return job
 
 
@@ -435,10 +436,10 @@ def selected(items, argument: str) -> list[str]:
 @early_builds
 def _start(items, pool, tmp_path_factory):
     """Every build the selected tests of this module need, started before the first test: the
-    long (hostile, whole-site) builds first, then the bad-input builds, which stop early."""
+    long hostile build first, then the bad-input builds, which stop early."""
     # Folders are made here, in this thread: tmp_path_factory is not thread-safe.
-    for name in dict.fromkeys(selected(items, "build")):
-        pool.submit(f"{__name__}:{name}", _hostile_job(name, tmp_path_factory.mktemp(name)))
+    if selected(items, "build"):
+        pool.submit(f"{__name__}:{HOSTILE}", _hostile_job(tmp_path_factory.mktemp(HOSTILE)))
     for name in selected(items, "built_bad"):
         pool.submit(f"{__name__}:bad:{name}", _bad_job(name, tmp_path_factory.mktemp("bad")))
 
@@ -448,9 +449,11 @@ class Builds:
         self.pool, self.tmp_path_factory = pool, tmp_path_factory
 
     def get(self, key: str):
-        name = key.removeprefix("bad:")
-        folder = self.tmp_path_factory.mktemp("bad" if key.startswith("bad:") else name)
-        return self.pool.get(f"{__name__}:{key}", (_bad_job if key.startswith("bad:") else _hostile_job)(name, folder))
+        if key.startswith("bad:"):
+            name = key.removeprefix("bad:")
+            return self.pool.get(f"{__name__}:{key}", _bad_job(name, self.tmp_path_factory.mktemp("bad")))
+        assert key in HOSTILE_PARTS, key
+        return self.pool.get(f"{__name__}:{HOSTILE}", _hostile_job(self.tmp_path_factory.mktemp(HOSTILE)))
 
 
 @pytest.fixture(scope="module")
