@@ -119,7 +119,7 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[Markup]:
             # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
             # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
             # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
-            # the name alone. Example: "Only the AMD Instinct MI300A (128 GB unified)
+            # the name alone. Example: "Only the AMD Instinct MI300A (128 GB)
             # holds it, and it runs it at about 31.2 tok/s: below reading speed, which
             # is about ten tokens per second."
             out.append(p.t(N_("Only the {fast_card} holds it, and it runs it at about {fast_tok_s}: below reading "

@@ -80,7 +80,7 @@ def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
                                          "The {count} fastest cards for {model}"), len(items), model=m.name),
             # TRANSLATORS: {model} is the model's name; {items} is cards with their
             # speeds. Example: "Estimated tokens per second of the fastest cards for
-            # GLM-130B: AMD Instinct MI300A (128 GB unified) (31.2 tok/s), H100 NVL 94
+            # GLM-130B: AMD Instinct MI300A (128 GB) (31.2 tok/s), H100 NVL 94
             # GB (29.6 tok/s), H800 SXM5 (26.9 tok/s), H100 SXM5 80 GB (26.9 tok/s),
             # B300 (26.1 tok/s), B200 (26.1 tok/s), H200 NVL (23.2 tok/s), H200 SXM
             # 141 GB (23.2 tok/s), Radeon Instinct MI350X (20.8 tok/s), and Radeon
@@ -90,6 +90,6 @@ def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
                                             "Estimated tokens per second of the {count} fastest cards for {model}: "
                                             "{items}."), len(items), model=m.name,
                                     # TRANSLATORS: {card} is a card's name; {tok_s} is a speed in tokens per
-                                    # second. Example: "AMD Instinct MI300A (128 GB unified) (31.2 tok/s)"
+                                    # second. Example: "AMD Instinct MI300A (128 GB) (31.2 tok/s)"
                                     items=c.f.names(str(c.p.t(N_("{card} ({tok_s})"), card=name, tok_s=value))
                                                     for name, _, value in items)))}

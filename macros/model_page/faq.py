@@ -149,7 +149,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # {fast_card:de} (macros/names.py); the bare {fast_card} is the name alone.
             # Example: "They are estimates with real error margins, which is why each
             # comes with a range. The fastest result here, for example, lies between 19
-            # and 50 tok/s on the AMD Instinct MI300A (128 GB unified). The same model
+            # and 50 tok/s on the AMD Instinct MI300A (128 GB). The same model
             # on the same card varies by thirty to fifty per cent with the inference
             # software and its version."
             p.t(N_("They are estimates with real error margins, which is why each comes with a range. The "
@@ -259,7 +259,7 @@ def how_fast(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
                  # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
                  # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
                  # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
-                 # the name alone. Example: "Only the AMD Instinct MI300A (128 GB unified)
+                 # the name alone. Example: "Only the AMD Instinct MI300A (128 GB)
                  # runs it, at about 31.2 tok/s: below reading speed, about ten tokens per
                  # second."
                  N_("Only the {fast_card} runs it, at about {fast_tok_s}: below reading speed, about ten tokens "
@@ -269,7 +269,7 @@ def how_fast(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
     # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
     # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
     # the name alone. Example: "It depends on the card. The fastest we compute
-    # is the AMD Instinct MI300A (128 GB unified) at about 31.2 tok/s; the
+    # is the AMD Instinct MI300A (128 GB) at about 31.2 tok/s; the
     # slowest that still runs it manages far less."
     first = p.t(N_("It depends on the card. The fastest we compute is the {fast_card} at about {fast_tok_s}; "
                    "the slowest that still runs it manages far less."), **v)

@@ -42,7 +42,7 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[st
         # {fast_card:a}, {fast_card:de} (macros/names.py); the bare {fast_card} is
         # the name alone. Example: "Generation is limited by memory bandwidth, so
         # the order by speed is not the order of a gaming benchmark. The card at the
-        # top is the AMD Instinct MI300A (128 GB unified), at 31.2 tok/s."
+        # top is the AMD Instinct MI300A (128 GB), at 31.2 tok/s."
         rank = p.t(N_("Generation is limited by memory bandwidth, so the order by speed is not the order of a "
                       "gaming benchmark. The card at the top is the {fast_card}, at {fast_tok_s}."), **v)
     else:

@@ -188,7 +188,7 @@ def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         # {fast_bandwidth} is its memory bandwidth. A name takes its article and
         # case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
         # {fast_card:de} (macros/names.py); the bare {fast_card} is the name alone.
-        # Example: "The fastest is the AMD Instinct MI300A (128 GB unified), at
+        # Example: "The fastest is the AMD Instinct MI300A (128 GB), at
         # about 31.2 tok/s thanks to a memory bandwidth of 5,325 GB/s."
         out.append(p.t(N_("The fastest is the {fast_card}, at about {fast_tok_s} thanks to a memory bandwidth of "
                           "{fast_bandwidth}."), **v))
@@ -197,7 +197,7 @@ def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         # {fast_quant} is the quantization it runs there. A name takes its article
         # and case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
         # {fast_card:de} (macros/names.py); the bare {fast_card} is the name alone.
-        # Example: "The fastest is the AMD Instinct MI300A (128 GB unified), at
+        # Example: "The fastest is the AMD Instinct MI300A (128 GB), at
         # about 31.2 tok/s at Q4_K_M. Speed follows memory bandwidth only at the
         # same quantization: cards with more bandwidth that hold a less compressed
         # version can come out slower."

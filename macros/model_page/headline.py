@@ -73,8 +73,8 @@ def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
         # article and case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
         # {fast_card:de} (macros/names.py); the bare {fast_card} is the name alone.
         # Example: "GLM-130B runs on 45 of the 829 GPUs we track. Fastest: AMD
-        # Instinct MI300A (128 GB unified) at about 31.2 tok/s; smallest: Apple M2
-        # Max (96 GB), with 72 GB."
+        # Instinct MI300A (128 GB) at about 31.2 tok/s; smallest: Apple M2 Max
+        # (96 GB), with 72 GB."
         return c.n_words(NP_("{model} runs on only {count} of the {total} GPUs we track: the {fast_card} "
                              "({small_vram}), at about {fast_tok_s}.",
                              "{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
