@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import html
 import os
 import re
@@ -42,26 +41,21 @@ def build_published_site(destination: Path) -> subprocess.CompletedProcess:
 
 PUBLISHED_SITE = ROOT / "site"
 PUBLISHED_SETTINGS: dict[str, str] = {}
-READ_PUBLISHED: list[Path] = []  # for the session's summary
-
-
 _stamp_lock = threading.Lock()
-
-
-@functools.lru_cache(maxsize=1)
-def _published_site_holds() -> bool:
-    return site_stamp.holds(PUBLISHED_SITE, PUBLISHED_SETTINGS)
+_stamp_holds: list[bool] = []  # worked out once a session: it reads every file of the site
 
 
 def stamped_published_site() -> Path | None:
-    """The site ``scripts/build`` wrote, while its stamp holds (macros/site_stamp.py), else None.
-    Checked once per session (it reads every file of the site)."""
+    """The site ``scripts/build`` wrote, while its stamp holds (macros/site_stamp.py), else None."""
     with _stamp_lock:
-        if not _published_site_holds():
-            return None
-        if not READ_PUBLISHED:
-            READ_PUBLISHED.append(PUBLISHED_SITE)
-        return PUBLISHED_SITE
+        if not _stamp_holds:
+            _stamp_holds.append(site_stamp.holds(PUBLISHED_SITE, PUBLISHED_SETTINGS))
+    return PUBLISHED_SITE if _stamp_holds[0] else None
+
+
+def read_published_site() -> bool:
+    """Whether this session's whole-site tests read the stamped site (for its summary)."""
+    return _stamp_holds == [True]
 
 
 def published_site(fallback: Path) -> tuple[Path, subprocess.CompletedProcess | None]:
