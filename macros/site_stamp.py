@@ -15,7 +15,9 @@ import hashlib
 import importlib.metadata
 import json
 import os
+import re
 import sys
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -46,9 +48,32 @@ def sources_digest(environ: Mapping[str, str]) -> str:
         elif path.is_file():
             digest.update(part.encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(json.dumps({name: environ.get(name) for name in SETTINGS}).encode())
-    packages = sorted(f"{dist.metadata['Name']}=={dist.version}" for dist in importlib.metadata.distributions())
-    digest.update("\n".join([sys.version, *packages]).encode())
+    digest.update("\n".join([sys.version, *build_packages()]).encode())
     return digest.hexdigest()
+
+
+def build_packages() -> list[str]:
+    """The packages a build runs on: pyproject.toml's dependencies and theirs, with versions
+    ("mkdocs==1.6.1"). Test packages installed after the build change none of them.
+
+    >>> any(package.startswith("mkdocs-material==") for package in build_packages())
+    True
+    """
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted, found = list(project["dependencies"]), {}
+    while wanted:
+        requirement, _, marker = wanted.pop().partition(";")
+        name = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement.strip())
+        key = name.group().lower().replace("_", "-").replace(".", "-") if name else ""
+        if not key or key in found or "extra" in marker:
+            continue
+        try:
+            dist = importlib.metadata.distribution(key)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        found[key] = dist.version
+        wanted += dist.requires or []
+    return sorted(f"{key}=={version}" for key, version in found.items())
 
 
 def site_digest(site: Path) -> str:

@@ -62,3 +62,9 @@ def test_a_damaged_stamp_does_not_hold(project):
 def test_the_command_wants_a_built_folder(capsys, tmp_path):
     assert site_stamp.main([str(tmp_path / "missing")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_test_packages_installed_after_the_build_leave_the_stamp_alone():
+    packages = site_stamp.build_packages()
+    assert any(package.startswith("mkdocs==") for package in packages)
+    assert not any(package.startswith(("pytest==", "playwright==", "mypy==")) for package in packages)
