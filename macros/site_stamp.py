@@ -26,6 +26,7 @@ SOURCES = ("mkdocs.yml", "babel.cfg", "docs", "overrides", "data", "locales", "m
 # The environment variables that change what a build writes (mkdocs.yml and macros/site.py read them).
 SETTINGS = ("SITE_URL", "TPS_PREVIEW", "TPS_CALIBRATION", "TPS_BUILD_NL", "TPS_BUILD_FR", "TPS_BUILD_DE")
 STAMP = ROOT / ".cache" / "site-stamp.json"
+PYPROJECT = ROOT / "pyproject.toml"
 
 
 def _files(folder: Path) -> list[Path]:
@@ -59,7 +60,7 @@ def build_packages() -> list[str]:
     >>> any(package.startswith("mkdocs-material==") for package in build_packages())
     True
     """
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
     wanted, found = list(project["dependencies"]), {}
     while wanted:
         requirement, _, marker = wanted.pop().partition(";")
