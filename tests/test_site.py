@@ -155,3 +155,16 @@ def test_model_count_unified_memory_and_multi_gpu_answers_in_every_language(site
     assert "2 × " in answer
     # The measured two-card run is quoted once, in the section on several cards above the FAQ.
     assert folded(fmt.tok_s(124.65)) in glm5.split(question, 1)[0]
+
+
+def test_english_left_on_a_translated_page_is_reported(tmp_path, catalogue):
+    from .whole_site import english_leftovers
+
+    first, second, *others = catalogue.models
+    pages = {first.id: "Uitgebracht in March 2024.", second.id: "Draait op {count} kaarten."}
+    for model in catalogue.models:
+        page = tmp_path / "nl" / "models" / model.id / "index.html"
+        page.parent.mkdir(parents=True)
+        page.write_text(f"<article><p>{pages.get(model.id, 'Uitgebracht in maart 2024.')}</p></article>", "utf-8")
+    assert english_leftovers(tmp_path, "nl") == [f"models/{first.id}: English month March",
+                                                 f"models/{second.id}: placeholder {{count}}"]
