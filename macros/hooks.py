@@ -63,3 +63,5 @@ def on_post_page(output, page, config):
 @event_priority(-200)
 def on_post_build(config):
     site.finish_site(config)
+    # What the build froze may be garbage by the next build of `mkdocs serve`: collectable again.
+    gc.unfreeze()
