@@ -25,16 +25,19 @@ TEST_SETTINGS = {"TPS_PREVIEW": "", "SITE_URL": "https://tps-atlas.example.org/"
 
 def build_site(destination: Path, calibration: str = "seed",
                extra_env: dict | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "TPS_CALIBRATION": calibration, **TEST_SETTINGS, "NO_MKDOCS_2_WARNING": "1",
-           **(extra_env or {})}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+    return _mkdocs_build(destination, {**os.environ, "TPS_CALIBRATION": calibration, **TEST_SETTINGS,
+                                       **(extra_env or {})})
 
 
 def build_published_site(destination: Path) -> subprocess.CompletedProcess:
     """The whole site as ``scripts/build`` writes it in a shell that sets nothing: every build
     setting unset, so that mkdocs.yml's defaults apply (``PUBLISHED_SETTINGS``)."""
-    env = {name: value for name, value in os.environ.items() if name not in site_stamp.SETTINGS}
+    return _mkdocs_build(destination, {name: value for name, value in os.environ.items()
+                                       if name not in site_stamp.SETTINGS})
+
+
+def _mkdocs_build(destination: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` of the repository into ``destination``, in environment ``env``."""
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(destination)],
                           cwd=ROOT, env={**env, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True)
 

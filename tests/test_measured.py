@@ -9,9 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import re
-import subprocess
 import sys
 from functools import lru_cache
 
@@ -27,7 +25,7 @@ from macros.model_page import measured_note
 from macros.vocabulary import SPEED_CLASSES
 
 from .conftest import ROOT, default_estimates, early_builds, uses
-from .site_build import page_path, stamped_published_site, visible_text
+from .site_build import build_site, page_path, stamped_published_site, visible_text
 
 GOOD = ["geforce-rtx-4090", "RTX 4090", "CUDA", "b6123", "2025-08-01", "llama-3-8b", "Llama 3 8B", "8", "",
         "Q4_K_M", "tg", "128", "0", "150.5", "1", "", "", "https://example.org/run", ""]
@@ -187,10 +185,7 @@ def _preview_job(site):
         if published:
             return published, None
         model, e, _ = first_measured_pair()
-        return site, subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "-d", str(site)], cwd=ROOT,
-                                    env={**os.environ, "TPS_PREVIEW": f"{model.id},{e.card.id}",
-                                         "NO_MKDOCS_2_WARNING": "1", "TPS_CALIBRATION": ""},
-                                    capture_output=True, text=True, timeout=900)
+        return site, build_site(site, calibration="", extra_env={"TPS_PREVIEW": f"{model.id},{e.card.id}"})
     return job
 
 
