@@ -16,14 +16,29 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import math
+import re
 import stat
-import unicodedata
 from pathlib import Path
 from typing import Any, Iterable, Literal, overload
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
 
 from .errors import DataError
+
+if yaml.__with_libyaml__:
+    # libyaml's parser, several times quicker than PyYAML's own; the nodes are still composed
+    # here in Python (``StrictLoader.compose_node``), so the nesting limit holds before libyaml's
+    # own composer could recurse through a 50,000-deep file.
+    from yaml.cyaml import CParser as _EventParser
+else:  # PyYAML built without libyaml: the same events, in Python
+    class _EventParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
+        def __init__(self, stream):
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
 
 
 class _ValueProblem(Exception):
@@ -56,6 +71,8 @@ MAX_TEXT = 2_000
 # Characters that reorder or hide the text around them: an unterminated right-to-left
 # override turns the rest of a <title> around.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Unicode's control characters (category Cc) are exactly these two ranges.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f" + "".join(sorted(BIDI_CONTROLS)) + "]")
 
 
 def unsafe_character(text: str, allow_newlines: bool = False) -> str | None:
@@ -64,10 +81,11 @@ def unsafe_character(text: str, allow_newlines: bool = False) -> str | None:
     >>> unsafe_character("GLM-130B"), unsafe_character("Ctl\x1b[2J"), unsafe_character("a\u202eb")
     (None, 'U+001B (a control character)', 'U+202E (a bidirectional control)')
     """
-    for char in text:
+    for match in _UNSAFE.finditer(text):
+        char = match.group()
         if char in BIDI_CONTROLS:
             return f"U+{ord(char):04X} (a bidirectional control)"
-        if unicodedata.category(char) == "Cc" and not (allow_newlines and char in "\n\t"):
+        if not (allow_newlines and char in "\n\t"):
             return f"U+{ord(char):04X} (a control character)"
     return None
 
@@ -115,14 +133,23 @@ _TAG_EXPECTED = {
 }
 
 
-class StrictLoader(yaml.SafeLoader):
+class StrictLoader(Composer, _EventParser, SafeConstructor, Resolver):
     """``yaml.safe_load``, except that a key given twice in one mapping is an error
     (PyYAML keeps the last one silently) and so is a value YAML recognises but cannot
     build, such as the date 2022-02-30 (PyYAML raises a bare ValueError). Nesting
-    and alias expansion are limited (``MAX_DEPTH``, ``MAX_NODES``)."""
+    and alias expansion are limited (``MAX_DEPTH``, ``MAX_NODES``).
+
+    >>> yaml.load("authors: " + "[" * 50_000, Loader=StrictLoader)
+    Traceback (most recent call last):
+    ...
+    macros.records._StructureProblem: at most 32 levels of nesting
+    """
 
     def __init__(self, stream):
-        super().__init__(stream)
+        _EventParser.__init__(self, stream)
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
         self._depth = 0
 
     def compose_node(self, parent, index):

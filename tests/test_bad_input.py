@@ -38,7 +38,7 @@ from markupsafe import escape
 from macros.errors import DataError
 
 from .conftest import early_builds
-from .project_copy import check_copy, copy_project, mkdocs_build
+from .project_copy import CHECKED_PARTS, check_copy, copy_project, mkdocs_build
 from .site_build import page_path, visible_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -321,7 +321,7 @@ def assert_clear_error(result: subprocess.CompletedProcess, site: Path, case: Ba
 
 @pytest.mark.parametrize("bad", list(BAD))
 def test_bad_input_is_refused_with_one_clear_message(tmp_path, monkeypatch, bad):
-    project = copy_project(tmp_path / "project", card_sample=1)
+    project = copy_project(tmp_path / "project", card_sample=1, parts=CHECKED_PARTS)
     BAD[bad].edit(project)
     monkeypatch.chdir(project)  # messages name files relative to the working folder
     with pytest.raises(DataError) as caught:

@@ -162,7 +162,7 @@ def test_the_calculator_applies_the_quant_factor_as_python_does(tmp_path, catalo
     cases = [{"model": MODEL, "card": FACTOR_CARD, "context": context, "floor": quant, "ceiling": quant,
               "calibration": "measured", "kv": "f16"}
              for quant in ("Q8_0", "Q4_0", "Q4_K_M", "IQ4_XS") for context in (4096, 8192)]
-    answers = run_node(tmp_path, "estimates", cases, exported)
+    answers = run_node("estimates", cases, exported)
     for case, js in zip(cases, answers, strict=True):
         py = estimate(catalogue.model(MODEL), catalogue.card(FACTOR_CARD), settings, settings.calibration("measured"),
                       context=case["context"], floor=case["floor"], ceiling=case["ceiling"])

@@ -21,7 +21,7 @@ from macros.errors import DataError
 from macros.i18n_cli import check_catalogue
 from macros.phrases import po_path
 
-from .project_copy import check_copy, copy_project
+from .project_copy import CHECKED_PARTS, check_copy, copy_project
 from .test_bad_input import (CORRECTIONS, DEVICES, ESTIMATOR, MODELS, Bad, add_model, assert_clear_message, both, lit,
                              replace, set_field, set_translation, write_file)
 
@@ -278,7 +278,7 @@ ROWS = {
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    folder = copy_project(tmp_path / "project", card_sample=1)
+    folder = copy_project(tmp_path / "project", card_sample=1, parts=CHECKED_PARTS)
     monkeypatch.chdir(folder)  # messages name files relative to the working folder
     return folder
 

@@ -263,14 +263,14 @@ def test_built_pages_decode_slower_at_32k_than_at_4k(tmp_path):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_calculator_writes_the_built_table_with_its_measured_marks(tmp_path, preview, measured_pair, language):
+def test_the_calculator_writes_the_built_table_with_its_measured_marks(preview, measured_pair, language):
     from .test_parity import NODE, built_page_parts, run_node
 
     if NODE is None:
         pytest.skip("node is not installed (scripts/test installs it)")
     model, _, _ = measured_pair
     parts = built_page_parts(preview, language, model.id)
-    answer, = run_node(tmp_path, "page", [{"labels": parts["labels"], "total_tile": parts["total_tile"]}],
+    answer, = run_node("page", [{"labels": parts["labels"], "total_tile": parts["total_tile"]}],
                        preview / "assets" / "tps-data.json")
     assert 'class="tps-measured"' in answer["rows_html"]
     assert answer["rows_html"] == parts["rows_html"]
@@ -301,7 +301,7 @@ def test_bad_class_constants_are_one_line_errors(tmp_path, old, new, field, expe
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_calculator_works_out_a_row_as_the_page_does(tmp_path, preview, measured_pair, table, language):
+def test_the_calculator_works_out_a_row_as_the_page_does(preview, measured_pair, table, language):
     """The worked example of the class model (class, KV cache read, prompt) is the built page's, word for word."""
     from .test_parity import NODE, built_page_parts, run_node
 
@@ -312,7 +312,7 @@ def test_the_calculator_works_out_a_row_as_the_page_does(tmp_path, preview, meas
     page = page_path(preview, language, "models", model.id).read_text(encoding="utf-8")
     built = re.search(r'<details class="tps-working"><summary>.*?</summary>\n<ul>(.*?)</ul>', page, re.S).group(1)
     parts = built_page_parts(preview, language, model.id)
-    js, = run_node(tmp_path, "working", [{"labels": parts["labels"], "card": fastest.card.id}],
+    js, = run_node("working", [{"labels": parts["labels"], "card": fastest.card.id}],
                    preview / "assets" / "tps-data.json")
     assert re.search(r"<ul>(.*?)</ul>", js, re.S).group(1) == built
     assert built.count("<li>") == 7

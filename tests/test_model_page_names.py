@@ -101,7 +101,7 @@ def us_model(catalogue):
 
 @pytest.mark.parametrize("language", sorted(IN_THE_US))
 def test_the_about_sentence_says_where_the_maker_is_with_its_preposition(site, us_model, language):
-    text = " ".join(paragraphs(page_path(site, language, "models", us_model.id)))
+    text = " ".join(paragraphs(page_path(site, language, "models", us_model.id).read_text(encoding="utf-8")))
     organisation = us_model.organisations[0]
     sentence = next((s for s in re.split(r"(?<=[.!?])\s+", text) if us_model.name in s and organisation in s
                      and IN_THE_US[language] in s), None)
@@ -117,7 +117,7 @@ def test_the_about_sentence_says_where_the_maker_is_with_its_preposition(site, u
 def test_an_apple_machine_named_in_preview_prose_takes_its_own_article(site, language, right, wrong):
     named = 0
     for model_id in PREVIEW_MODELS:
-        for paragraph in paragraphs(page_path(site, language, "models", model_id)):
+        for paragraph in paragraphs(page_path(site, language, "models", model_id).read_text(encoding="utf-8")):
             assert not re.search(wrong, paragraph), (model_id, paragraph)
             named += len(re.findall(right, paragraph))
     assert named, "the preview model pages name an Apple machine in a sentence, with its article"
@@ -128,13 +128,13 @@ def test_an_apple_machine_named_in_preview_prose_takes_its_own_article(site, lan
     ("fr", "Détail du calcul pour l’{name}"),
     ("nl", "Zo is het cijfer voor de {name} berekend"),
 ])
-def test_the_calculator_names_a_row_s_machine_as_the_page_does(tmp_path, site, apple, language, expected):
+def test_the_calculator_names_a_row_s_machine_as_the_page_does(site, apple, language, expected):
     """A row's worked example, filled in the browser, declines the name as the built page does."""
     from .test_parity import NODE, built_page_parts, run_node
 
     if NODE is None:
         pytest.skip("node is not installed (scripts/test installs it)")
     labels = built_page_parts(site, language, "llama-3.1-8b")["labels"]
-    js, = run_node(tmp_path, "working", [{"labels": labels, "card": apple.id}], site / "assets" / "tps-data.json")
+    js, = run_node("working", [{"labels": labels, "card": apple.id}], site / "assets" / "tps-data.json")
     title = re.sub(r"<[^>]+>", "", js.split("</strong>")[0])
     assert title == expected.format(name=apple.name), title

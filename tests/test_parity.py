@@ -8,11 +8,13 @@ Babel's, and on a built page it must reproduce the static table and tiles exactl
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import datetime as dt
 import json
 import random
 import re
+import select
 import shutil
 import subprocess
 from collections import Counter
@@ -37,13 +39,31 @@ SEED = 20250105
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (scripts/test installs it)")
 
 
-def run_node(tmp_path: Path, task: str, cases: list, data_path: Path | None) -> list:
-    request = tmp_path / f"{task}-request.json"
-    request.write_text(json.dumps({"data": str(data_path) if data_path else None, "task": task, "cases": cases}),
-                       encoding="utf-8")
-    result = subprocess.run([NODE, str(DRIVER), str(request)], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout)["answers"]
+_node: list[subprocess.Popen] = []  # one Node for the session: starting one per request cost seconds
+
+
+def _node_process() -> subprocess.Popen:
+    if not _node or _node[0].poll() is not None:
+        _node[:] = [subprocess.Popen([NODE, str(DRIVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, encoding="utf-8")]
+        atexit.register(_node[0].kill)
+    return _node[0]
+
+
+def run_node(task: str, cases: list, data_path: Path | None) -> list:
+    """The driver's answers (tests/js/parity.js) to ``cases`` of ``task``, on the data at ``data_path``."""
+    node = _node_process()
+    assert node.stdin and node.stdout and node.stderr
+    node.stdin.write(json.dumps({"data": str(data_path) if data_path else None, "task": task, "cases": cases}) + "\n")
+    node.stdin.flush()
+    ready, _, _ = select.select([node.stdout], [], [], 300)
+    line = node.stdout.readline() if ready else ""
+    if not line:
+        node.kill()
+        pytest.fail(f"Node gave no answer to {task}: {node.stderr.read()[-3000:]}")
+    reply = json.loads(line)
+    assert "error" not in reply, reply.get("error", "")[-3000:]
+    return reply["answers"]
 
 
 def variants(model) -> list:
@@ -90,7 +110,7 @@ def one_decimal(value):
     return None if value is None else round(value, 1)
 
 
-def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, extended, settings):
+def test_js_estimator_matches_python_on_random_cases(exported, extended, settings):
     catalogue = extended
     rng = random.Random(SEED)
     quants = [q.name for q in settings.quants]
@@ -103,7 +123,7 @@ def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, extende
                           "context": random_context(rng), "floor": rng.choice(quants), "calibration": calibration,
                           "kv": rng.choice(sorted(settings.kv_bytes_per_element)),
                           "ceiling": rng.choice(quants + [None, None])})
-    answers = run_node(tmp_path, "estimates", cases, exported)
+    answers = run_node("estimates", cases, exported)
     assert len(answers) == len(cases)
 
     mismatches, exact, verdicts = [], Counter(), Counter()
@@ -131,7 +151,7 @@ def test_js_estimator_matches_python_on_random_cases(tmp_path, exported, extende
             assert verdicts[calibration, fit] >= 20, (calibration, fit, verdicts)
 
 
-def test_decode_slows_with_context_in_python_and_js(tmp_path, exported, catalogue, settings):
+def test_decode_slows_with_context_in_python_and_js(exported, catalogue, settings):
     """At 32,768 tokens of context a card decodes slower than at 4,096 (same quant), in both."""
     pairs = [("llama-3-8b", "geforce-rtx-4090"), ("qwen3-30b-a3b", "apple-m2-ultra-192gb"),
              ("llama-3-70b", "h100-pcie-80gb")]
@@ -139,7 +159,7 @@ def test_decode_slows_with_context_in_python_and_js(tmp_path, exported, catalogu
     cases = [{"model": m, "card": c, "context": context, "floor": "Q4_K_M", "kv": "f16"}
              for m, c in pairs for context in (4096, 32768)]
     cases = [dict(case, calibration=settings.default_calibration) for case in cases]
-    answers = run_node(tmp_path, "estimates", cases, exported)
+    answers = run_node("estimates", cases, exported)
     for i in range(0, len(cases), 2):
         short, long = answers[i], answers[i + 1]
         case = cases[i]
@@ -152,7 +172,7 @@ def test_decode_slows_with_context_in_python_and_js(tmp_path, exported, catalogu
         assert long["ttft_s"] > short["ttft_s"]
 
 
-def test_js_figures_rank_cards_as_python_does(tmp_path, exported, extended, settings):
+def test_js_figures_rank_cards_as_python_does(exported, extended, settings):
     """Over the whole catalogue: the same fitting cards in the same order, the same misses,
     smallest and fastest card (the table and tiles of a page)."""
     catalogue = extended
@@ -167,7 +187,7 @@ def test_js_figures_rank_cards_as_python_does(tmp_path, exported, extended, sett
             cases.append({"model": rng.choice(catalogue.models).id, "context": random_context(rng),
                           "floor": rng.choice(quants), "calibration": calibration,
                           "ceiling": rng.choice(quants + [None])})
-    answers = run_node(tmp_path, "figures", cases, exported)
+    answers = run_node("figures", cases, exported)
     for case, js in zip(cases, answers, strict=True):
         fig = model_figures(catalogue.model(case["model"]), catalogue.cards, settings,
                             settings.calibration(case["calibration"]), context=case["context"], floor=case["floor"],
@@ -196,12 +216,12 @@ PY_METHODS = {"decimal": "decimal", "integer": "integer", "tokS": "tok_s", "gb":
               "bandwidth": "bandwidth", "tokRange": "tok_range", "count": "count", "month": "month"}
 
 
-def test_js_numbers_and_months_match_babel(tmp_path):
+def test_js_numbers_and_months_match_babel():
     calls = format_calls(random.Random(SEED + 2))
     cases = [{"language": lang, "units": {" ": Formatter(lang).unit_space, "GB": Formatter(lang).unit("GB"),
                                           "GB/s": Formatter(lang).unit("GB/s")},
               "calls": calls} for lang in LANGUAGES]
-    answers = run_node(tmp_path, "format", cases, None)
+    answers = run_node("format", cases, None)
     for case, texts in zip(cases, answers, strict=True):
         f = Formatter(case["language"])
         for (method, *args), text in zip(calls, texts, strict=True):
@@ -227,12 +247,12 @@ def built_page_parts(site: Path, language: str, model_id: str) -> dict:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_js_reproduces_the_built_table_and_tiles(tmp_path, site, language):
+def test_js_reproduces_the_built_table_and_tiles(site, language):
     """With the default inputs the calculator writes, byte for byte, what the build wrote."""
     data = site / "assets" / "tps-data.json"
     models = ["glm-4.1v-thinking", "glm-130b", "qwen3-30b-a3b", "deepseek-r1", "glm-5"]
     parts = [built_page_parts(site, language, m) for m in models]
-    answers = run_node(tmp_path, "page", [{"labels": p["labels"], "total_tile": p["total_tile"]} for p in parts], data)
+    answers = run_node("page", [{"labels": p["labels"], "total_tile": p["total_tile"]} for p in parts], data)
     for model_id, p, js in zip(models, parts, answers, strict=True):
         if p["rows_html"] is None:  # no card runs it: no table was built
             assert js["rows_html"] == "\n", model_id
@@ -252,7 +272,7 @@ def test_data_is_written_once_for_the_whole_site(site, catalogue, settings):
         assert f'<script src="{depth}assets/calculator.js"></script>' in page
 
 
-def test_js_offload_matches_python(tmp_path, exported, catalogue, settings):
+def test_js_offload_matches_python(exported, catalogue, settings):
     """Cards a model does not fit: the same placement, RAM, speed and command line in both, for
     random RAM sizes and kinds; and the RAM inputs change the answer."""
     from macros.commands import row_command
@@ -269,7 +289,7 @@ def test_js_offload_matches_python(tmp_path, exported, catalogue, settings):
                       "kv": rng.choice(sorted(settings.kv_bytes_per_element)),
                       "ram": rng.choice([16, 32, 64, 96, 128, 192, 256]), "ram_kind": rng.choice(ram.kinds).id,
                       "calibration": settings.default_calibration})
-    answers = run_node(tmp_path, "offload", cases, exported)
+    answers = run_node("offload", cases, exported)
     offloaded = 0
     for case, js in zip(cases, answers, strict=True):
         model, card = catalogue.model(case["model"]), catalogue.card(case["card"])
@@ -294,7 +314,7 @@ def test_js_offload_matches_python(tmp_path, exported, catalogue, settings):
     assert offloaded >= 100
 
 
-def test_js_offload_rows_follow_the_ram_inputs(tmp_path, exported, catalogue, settings):
+def test_js_offload_rows_follow_the_ram_inputs(exported, catalogue, settings):
     """The table's offload rows, for a slow and a fast RAM and a small one, as Python ranks them."""
     from macros.offload import load_ram
 
@@ -304,7 +324,7 @@ def test_js_offload_rows_follow_the_ram_inputs(tmp_path, exported, catalogue, se
              for size, kind in ((64, "ddr4-3200-2ch"), (64, "ddr5-4800-8ch"), (32, "ddr5-6000-2ch"))]
     cases.append({"model": "llama-3.3-70b", "context": 8192, "floor": "Q4_K_M", "ram": 128,
                   "ram_kind": "ddr5-6000-2ch", "calibration": settings.default_calibration})
-    answers = run_node(tmp_path, "figures", cases, exported)
+    answers = run_node("figures", cases, exported)
     for case, js in zip(cases, answers, strict=True):
         fig = model_figures(catalogue.model(case["model"]), catalogue.cards, settings, context=case["context"],
                             floor=case["floor"], system=ram.system(case["ram"], case["ram_kind"]))

@@ -15,7 +15,6 @@ import posixpath
 import re
 import subprocess
 import sys
-import tempfile
 from html import unescape
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -61,24 +60,30 @@ def target_of(page: str, link: str, folders: set[str]) -> str | None:
     >>> target_of("index.html", "assets/tps.css", set()), target_of("index.html", "https://a.b/", set())
     ('assets/tps.css', None)
     """
-    return _target(*_climbed(_folders_of(page), link), frozenset(folders))
+    return _target(*_climbed(_folders_above(page), link), frozenset(folders))
 
 
-def _folders_of(page: str) -> list[str]:
-    return page.split("/")[:-1]
-
-
-def _climbed(names: list[str], link: str) -> tuple[str, str]:
-    """The folder (its names) and link that open the same file with no "../" in front: sibling
-    pages then ask the same question ("nl/cards/a" and "nl/cards/b" both go to "nl" for
-    "../../models/x/")."""
-    up = 0
-    while up < len(names) and link.startswith("../", 3 * up):
-        up += 1
-    return "/".join(names[:len(names) - up]), link[3 * up:]
+def _folders_above(page: str) -> list[str]:
+    """The page's folder, its parent, ... up to the site's root ("")."""
+    names = page.split("/")[:-1]
+    return ["/".join(names[:len(names) - up]) for up in range(len(names) + 1)]
 
 
 @functools.lru_cache(maxsize=None)
+def _leading_ups(link: str) -> int:
+    up = 0
+    while link.startswith("../", 3 * up):
+        up += 1
+    return up
+
+
+def _climbed(above: list[str], link: str) -> tuple[str, str]:
+    """The folder and link that open the same file with no "../" in front: sibling pages then
+    ask the same question ("nl/cards/a" and "nl/cards/b" both go to "nl" for "../../models/x/")."""
+    up = min(_leading_ups(link), len(above) - 1)
+    return above[up], link[3 * up:]
+
+
 def _target(folder: str, link: str, folders: frozenset[str]) -> str | None:
     parts = urlsplit(link)
     if parts.scheme or parts.netloc or link.startswith(("#", "mailto:", "data:")):
@@ -98,10 +103,13 @@ def broken_links(site: Path) -> list[str]:
     files = {name for name, is_file in entries if is_file}
     folders = frozenset(name for name, is_file in entries if not is_file)
     broken = []
+    # A million links, a few thousand different targets: each worked out once.
+    targets: dict[tuple[str, str], str | None] = {}
     for page in (name for name in files if name.endswith(".html")):
-        names = _folders_of(page)
+        above = _folders_above(page)
         for link in links_of((site / page).read_text(encoding="utf-8")):
-            target = _target(*_climbed(names, link), folders)
+            key = _climbed(above, link)
+            target = targets[key] if key in targets else targets.setdefault(key, _target(*key, folders))
             if target is not None and target not in files:
                 broken.append(f"{page} -> {link}")
     return sorted(broken)
@@ -135,10 +143,9 @@ def page_problems(site: Path) -> dict[str, list[str]]:
     from .test_page_logic import site_problems
 
     found = {}
-    with tempfile.TemporaryDirectory() as scratch:
-        for language in TRANSLATED:
-            found[f"english-{language}"] = english_leftovers(site, language)
-            found[f"prose-{language}"] = site_problems(site, language, Path(scratch))
+    for language in TRANSLATED:
+        found[f"english-{language}"] = english_leftovers(site, language)
+        found[f"prose-{language}"] = site_problems(site, language)
     return found
 
 

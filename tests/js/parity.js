@@ -1,6 +1,7 @@
 // Runs the browser calculator (docs/assets/calculator.js) under Node for tests/test_parity.py.
 //
 //   node tests/js/parity.js REQUEST.json > ANSWER.json
+//   node tests/js/parity.js < REQUESTS.jsonl > ANSWERS.jsonl   (a request per line, an answer per line)
 //
 // REQUEST: {"data": path of the exported tps-data.json, "task": ..., "cases": [...]}, tasks:
 //   estimates  [{model, card, context, floor, ceiling, calibration}] -> [{quant, fit, need_gb, tok_s, ...}]
@@ -15,8 +16,14 @@ const fs = require("fs");
 const path = require("path");
 const calc = require(path.join(__dirname, "..", "..", "docs", "assets", "calculator.js"));
 
-const request = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
-const data = request.data ? JSON.parse(fs.readFileSync(request.data, "utf8")) : null;
+let data = null;  // the exported data the request being answered names
+const parsed = new Map();  // each file read once: the requests of a test session share a few
+
+function read(file) {
+  const key = file + "@" + fs.statSync(file).mtimeMs;
+  if (!parsed.has(key)) parsed.set(key, JSON.parse(fs.readFileSync(file, "utf8")));
+  return parsed.get(key);
+}
 
 function options(c) {
   return { context: c.context, floor: c.floor, calibration: c.calibration, kvPrecision: c.kv, ceiling: c.ceiling,
@@ -67,7 +74,23 @@ const tasks = {
   }),
 };
 
-const started = process.hrtime.bigint();
-const answers = tasks[request.task](request.cases);
-const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
-process.stdout.write(JSON.stringify({ answers: answers, elapsed_ms: elapsed }));
+function answer(request) {
+  data = request.data ? read(request.data) : null;
+  const started = process.hrtime.bigint();
+  const answers = tasks[request.task](request.cases);
+  return { answers: answers, elapsed_ms: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
+if (process.argv[2]) {
+  process.stdout.write(JSON.stringify(answer(JSON.parse(fs.readFileSync(process.argv[2], "utf8")))));
+} else {
+  require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+    let reply;
+    try {
+      reply = answer(JSON.parse(line));
+    } catch (error) {
+      reply = { error: String((error && error.stack) || error) };
+    }
+    process.stdout.write(JSON.stringify(reply) + "\n");
+  });
+}
