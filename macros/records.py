@@ -32,7 +32,7 @@ if yaml.__with_libyaml__:
     # libyaml's parser, several times quicker than PyYAML's own; the nodes are still composed
     # here in Python (``StrictLoader.compose_node``), so the nesting limit holds before libyaml's
     # own composer could recurse through a 50,000-deep file.
-    from yaml.cyaml import CParser as _EventParser
+    from yaml._yaml import CParser as _EventParser
 else:  # PyYAML built without libyaml: the same events, in Python
     class _EventParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
         def __init__(self, stream):
@@ -156,7 +156,9 @@ class StrictLoader(Composer, _EventParser, SafeConstructor, Resolver):
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise _StructureProblem(self.peek_event().start_mark, f"at most {MAX_DEPTH} levels of nesting")
+                event = self.peek_event()  # the node's first event: Composer only calls this with one there
+                assert event is not None
+                raise _StructureProblem(event.start_mark, f"at most {MAX_DEPTH} levels of nesting")
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -222,8 +224,10 @@ def load_yaml(path: Path) -> Any:
     Duplicate keys and impossible values (a 30th of February) are errors too.
     """
     text = read_text_file(path)
+    loader = None
     try:
-        return yaml.load(text, Loader=StrictLoader)  # noqa: S506 (a SafeLoader)
+        loader = StrictLoader(text)
+        return loader.get_single_data()
     except _ValueProblem as problem:
         raise DataError(path, problem.field, problem.expected, problem.found) from None
     except _StructureProblem as problem:
@@ -234,6 +238,9 @@ def load_yaml(path: Path) -> Any:
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(syntax)"
         found = getattr(error, "problem", None) or str(error)
         raise DataError(path, where, "valid YAML", found) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
 
 
 def describe(value: Any, prefix: str = "") -> str:
