@@ -97,9 +97,14 @@ def _target(folder: str, link: str, folders: frozenset[str]) -> str | None:
     return target
 
 
-def broken_links(site: Path) -> list[str]:
+def _entries(site: Path) -> list[tuple[str, bool]]:
+    """Every file and folder of the site (relative to it), and whether it is a file."""
+    return [(path.relative_to(site).as_posix(), path.is_file()) for path in site.rglob("*")]
+
+
+def broken_links(site: Path, entries: list[tuple[str, bool]] | None = None) -> list[str]:
     """Every internal link of the site's pages whose file is missing, as "page -> link"."""
-    entries = [(path.relative_to(site).as_posix(), path.is_file()) for path in site.rglob("*")]
+    entries = _entries(site) if entries is None else entries
     files = {name for name, is_file in entries if is_file}
     folders = frozenset(name for name, is_file in entries if not is_file)
     broken = []
@@ -135,8 +140,9 @@ def english_leftovers(site: Path, language: str) -> list[str]:
 
 
 def link_problems(site: Path) -> dict[str, list[str]]:
-    pages = len(list(site.rglob("*.html")))
-    return {"links": broken_links(site), "pages": [] if pages > 3000 else [f"only {pages} pages"]}
+    entries = _entries(site)
+    pages = sum(is_file and name.endswith(".html") for name, is_file in entries)
+    return {"links": broken_links(site, entries), "pages": [] if pages > 3000 else [f"only {pages} pages"]}
 
 
 def page_problems(site: Path) -> dict[str, list[str]]:
