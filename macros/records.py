@@ -29,9 +29,10 @@ from yaml.resolver import Resolver
 from .errors import DataError
 
 if yaml.__with_libyaml__:
-    # libyaml's parser, several times quicker than PyYAML's own; the nodes are still composed
-    # here in Python (``StrictLoader.compose_node``), so the nesting limit holds before libyaml's
-    # own composer could recurse through a 50,000-deep file.
+    # libyaml's parser, several times quicker than PyYAML's own. Only its events are used: the
+    # nodes are composed here in Python (``StrictLoader.compose_node``), where the nesting limit
+    # stops a deep file; libyaml's own composer recurses in C and brings the process down on a
+    # list 50,000 deep.
     from yaml._yaml import CParser as _EventParser
 else:  # PyYAML built without libyaml: the same events, in Python
     class _EventParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
