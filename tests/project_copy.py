@@ -72,7 +72,7 @@ def copy_project(destination: Path, keep_models=KEEP_MODELS, card_sample: int = 
 
     Models not kept are deleted, and taken out of the lists of other data files
     (data/portal.yaml features some). ``card_sample=1`` keeps every card. A copy only checked
-    in-process needs only ``parts=CHECKED_PARTS``: a quarter of the files, copied for every case.
+    in-process needs only ``parts=CHECKED_PARTS``: a fifth of the files, copied for every case.
     """
     key = (None if keep_models is None else tuple(sorted(keep_models)), card_sample)
     with _templates_lock:  # builds make their copies in the session pool's threads
