@@ -46,8 +46,8 @@ def prose_problems(page_html: str, language: str) -> list[str]:
 
 def test_the_checks_find_what_they_look_for():
     page = ("<article><p>Met 130B parameters past GLM-130B. 36 kaarten halen 14.800.000.000.000 tokens, "
-                    "à 20 Go et 29,6 tok/s.</p><p>Llama 3.1 8B en Qwen3 30B-A3B draaien op 2,0\u00a0Go; "
-                    "zo'n 37B van de 671B.</p></article>")
+            "à 20 Go et 29,6 tok/s.</p><p>Llama 3.1 8B en Qwen3 30B-A3B draaien op 2,0\u00a0Go; "
+            "zo'n 37B van de 671B.</p></article>")
     found = prose_problems(page, "fr")
     assert any("starts with a digit: '36 kaarten" in p for p in found)
     assert [p.split("'")[1] for p in found if "count written" in p] == ["130B", "37B", "671B"]
