@@ -1,6 +1,5 @@
 """The built model pages, read as a reader would, in all four languages."""
 
-
 import pytest
 
 from macros.catalogue import load_catalogue
