@@ -226,11 +226,13 @@ def card_patterns(path: Path = NAMES_FILE) -> tuple[tuple[str, tuple[re.Pattern,
         where = f"card_kinds[{number}]"
         if not isinstance(entry, dict) or entry.get("kind") not in CARD_KINDS:
             raise DataError(path, f"{where}.kind", "one of " + ", ".join(CARD_KINDS), entry)
-        try:
-            patterns = tuple(re.compile(p) for p in entry.get("names") or ())
-        except (re.error, TypeError) as error:
-            raise DataError(path, f"{where}.names", "regular expressions", str(error)) from None
-        out.append((entry["kind"], patterns))
+        patterns = []
+        for pattern in entry.get("names") or ():
+            try:
+                patterns.append(re.compile(pattern))
+            except (re.error, TypeError):  # Python's own wording of the error is not shown: it changes
+                raise DataError(path, f"{where}.names", "regular expressions", repr(pattern)) from None
+        out.append((entry["kind"], tuple(patterns)))
     return tuple(out)
 
 

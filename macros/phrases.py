@@ -265,8 +265,9 @@ def read_catalog(path: Path, language: str):
     data = text.encode("utf-8")
     try:
         return read_po(io.BytesIO(data), locale=language, abort_invalid=True)
-    except Exception as error:  # babel's PoFileError and friends
-        raise DataError(path, f"line {getattr(error, 'lineno', '?')}", "valid .po syntax", str(error)) from None
+    except Exception as error:  # babel's PoFileError and friends; their wording changes with Babel
+        raise DataError(path, f"line {getattr(error, 'lineno', '?')}", "valid .po syntax",
+                        "an entry the .po reader refuses") from None
 
 
 @lru_cache(maxsize=None)

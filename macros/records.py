@@ -19,28 +19,38 @@ import math
 import re
 import stat
 from pathlib import Path
-from typing import Any, Iterable, Literal, overload
+from typing import Any, Callable, Iterable, Literal, overload
 
 import yaml
+import yaml.parser
+import yaml.reader
+import yaml.scanner
 from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from .errors import DataError
 
-if yaml.__with_libyaml__:
-    # libyaml's parser, several times quicker than PyYAML's own. Only its events are used: the
-    # nodes are composed here in Python (``StrictLoader.compose_node``), where the nesting limit
-    # stops a deep file; libyaml's own composer recurses in C and brings the process down on a
-    # list 50,000 deep.
-    from yaml._yaml import CParser as _EventParser
-else:  # PyYAML built without libyaml: the same events, in Python
-    class _EventParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
-        def __init__(self, stream):
-            yaml.reader.Reader.__init__(self, stream)
-            yaml.scanner.Scanner.__init__(self)
-            yaml.parser.Parser.__init__(self)
+class _PythonEvents(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's own reader, scanner and parser, in Python: the events libyaml gives."""
 
+    def __init__(self, stream):
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+
+# libyaml's parser, several times quicker than PyYAML's own. Only its events are used: the
+# nodes are composed here in Python (``_Strict.compose_node``), where the nesting limit stops a
+# deep file; libyaml's own composer recurses in C and brings the process down on a list 50,000
+# deep. Its errors are never shown: their wording and even which limit trips first change with
+# the libyaml release (PyYAML 6.0.4's stops 1,000 brackets deep while scanning ahead), so a file
+# it refuses is read again by the Python parser, whose answer is the one reported.
+if yaml.__with_libyaml__:
+    from yaml._yaml import CParser as _FastEvents
+else:
+    class _FastEvents(_PythonEvents):  # type: ignore[no-redef]
+        """PyYAML built without libyaml: its Python parser is the fast one too."""
 
 class _ValueProblem(Exception):
     """A field given twice, or a value YAML cannot construct (2022-02-30), with where it is."""
@@ -134,20 +144,19 @@ _TAG_EXPECTED = {
 }
 
 
-class StrictLoader(Composer, _EventParser, SafeConstructor, Resolver):
+class _Strict(Composer, SafeConstructor, Resolver):
     """``yaml.safe_load``, except that a key given twice in one mapping is an error
     (PyYAML keeps the last one silently) and so is a value YAML recognises but cannot
     build, such as the date 2022-02-30 (PyYAML raises a bare ValueError). Nesting
-    and alias expansion are limited (``MAX_DEPTH``, ``MAX_NODES``).
-
-    >>> yaml.load("authors: " + "[" * 50_000, Loader=StrictLoader)
-    Traceback (most recent call last):
-    ...
-    macros.records._StructureProblem: at most 32 levels of nesting
+    and alias expansion are limited (``MAX_DEPTH``, ``MAX_NODES``). The events come from the
+    parser class mixed in after it (``StrictLoader``, ``_PythonStrictLoader``).
     """
 
-    def __init__(self, stream):
-        _EventParser.__init__(self, stream)
+    # From the parser class it is mixed with.
+    peek_event: Callable[[], Any]
+    dispose: Callable[[], None]
+
+    def __init__(self):
         Composer.__init__(self)
         SafeConstructor.__init__(self)
         Resolver.__init__(self)
@@ -174,9 +183,9 @@ class StrictLoader(Composer, _EventParser, SafeConstructor, Resolver):
     def construct_object(self, node, deep=False):
         try:
             return super().construct_object(node, deep=deep)
-        except ValueError as error:  # YAML's own errors are not ValueErrors
+        except ValueError:  # YAML's own errors are not ValueErrors; Python's wording of it is not shown
             expected = _TAG_EXPECTED.get(node.tag, "a value YAML can read")
-            raise _ValueProblem(node, expected, f"{node.value}: {error}") from None
+            raise _ValueProblem(node, expected, str(node.value)) from None
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
@@ -200,6 +209,51 @@ class StrictLoader(Composer, _EventParser, SafeConstructor, Resolver):
             raise
 
 
+class StrictLoader(_Strict, _FastEvents):
+    """The strict loader on libyaml's events (PyYAML's where it was built without libyaml)."""
+
+    def __init__(self, stream):
+        _FastEvents.__init__(self, stream)
+        _Strict.__init__(self)
+
+
+class _PythonStrictLoader(_Strict, _PythonEvents):
+    """The strict loader on PyYAML's Python events: the one whose refusals are reported."""
+
+    def __init__(self, stream):
+        _PythonEvents.__init__(self, stream)
+        _Strict.__init__(self)
+
+
+def parse_yaml(text: str, loader: type[_Strict] = StrictLoader) -> Any:
+    """The value of one YAML document, read strictly; a refusal is worded the same whichever
+    parser and libyaml release read it first.
+
+    >>> parse_yaml("layers: 40")
+    {'layers': 40}
+    >>> parse_yaml("authors: " + "[" * 50_000)
+    Traceback (most recent call last):
+    ...
+    macros.records._StructureProblem: at most 32 levels of nesting
+    """
+    try:
+        return _load_with(loader, text)
+    except yaml.YAMLError:
+        if loader is _PythonStrictLoader:
+            raise
+    return _load_with(_PythonStrictLoader, text)  # raises the Python parser's own refusal
+
+
+def _load_with(loader: type[_Strict], text: str) -> Any:
+    instance = None
+    try:
+        instance = loader(text)  # type: ignore[call-arg]
+        return instance.get_single_data()
+    finally:
+        if instance is not None:
+            instance.dispose()
+
+
 def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
     """Nodes of the value once every alias is copied out; too many is an error."""
     key = id(node)
@@ -219,16 +273,14 @@ def _expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
     return size
 
 
-def load_yaml(path: Path) -> Any:
+def load_yaml(path: Path, loader: type[_Strict] = StrictLoader) -> Any:
     """Parse one YAML file; a syntax error becomes a DataError with the line.
 
     Duplicate keys and impossible values (a 30th of February) are errors too.
     """
     text = read_text_file(path)
-    loader = None
     try:
-        loader = StrictLoader(text)
-        return loader.get_single_data()
+        return parse_yaml(text, loader)
     except _ValueProblem as problem:
         raise DataError(path, problem.field, problem.expected, problem.found) from None
     except _StructureProblem as problem:
@@ -239,9 +291,6 @@ def load_yaml(path: Path) -> Any:
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(syntax)"
         found = getattr(error, "problem", None) or str(error)
         raise DataError(path, where, "valid YAML", found) from None
-    finally:
-        if loader is not None:
-            loader.dispose()
 
 
 def describe(value: Any, prefix: str = "") -> str:
