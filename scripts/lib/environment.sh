@@ -31,8 +31,15 @@ use_environment() {
   fi
   # Exactly the locked versions (hash-checked): a package upgraded by hand goes back to its
   # locked version here. The project itself goes in editable, built by the locked setuptools.
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check --require-hashes --no-deps -r "$lock"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+  # pip's and the build backend's chatter goes to a log, shown only when an install fails.
+  local log="$venv/install.log"
+  if ! { "$venv/bin/python" -m pip install -q --disable-pip-version-check --require-hashes --no-deps -r "$lock" &&
+         "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .; } \
+       >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "scripts: installing $lock into $venv failed (the lines above; the log is $log)" >&2
+    exit 1
+  fi
   export VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH"
   hash -r
   echo "environment: $venv (installed from $lock; activate it with: . $venv/bin/activate)"
