@@ -213,6 +213,7 @@ class Model:
     # Per-layer embedding tables (Gemma 3n and Gemma 4 "E" models): held in memory, but each token
     # looks up one row of them, so they are not read per generated token.
     per_layer_embedding_b: float | None = None
+    gaps: tuple[str, ...] = ()               # fields a drafted record still lacks (vocabulary.GAP_FIELDS)
 
     @property
     def huggingface_url(self) -> str | None:
@@ -372,6 +373,7 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
         native_format=r.text("native_format", required=False),
         per_layer_embedding_b=r.number("per_layer_embedding_b", required=False, above=0,
                                        maximum=MAX_PARAMETERS_B),
+        gaps=r.texts("gaps", vocabulary.GAP_FIELDS),
     )
     r.finish()
     if model.read_parameters_b <= 0:

@@ -33,7 +33,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .catalogue import DATA_DIR, Card
+from .catalogue import DATA_DIR, Card, Model
+from .errors import display_path
 from .records import FieldReader, load_yaml
 
 CHECKS = ("duplicate", "series", "placeholder-date", "placeholder-bandwidth", "unified")
@@ -191,3 +192,9 @@ def print_report(report: Report, path: str) -> None:
     print(f"{len(report.hits)} hits, {len(report.hits) - len(report.open)} accepted in {path}, "
           f"{len(report.open)} to fix or accept"
           + (f", {len(report.unused)} acceptances unused" if report.unused else ""))
+
+
+def model_gaps(models: Iterable[Model]) -> list[str]:
+    """One line per field a drafted model record still lacks (its ``gaps:``)."""
+    return [f"gap: {display_path(m.file)}: {field} to be filled (then removed from gaps:)"
+            for m in models for field in m.gaps]

@@ -262,12 +262,27 @@ def command_estimate(args) -> None:
 
 def command_catalogue_check(args) -> int:
     from .catalogue import DATA_DIR
-    from .catalogue_check import check_catalogue, print_report
+    from .catalogue_check import check_catalogue, model_gaps, print_report
 
     path = DATA_DIR / "gpu-corrections.yaml"
-    report = check_catalogue(load_catalogue().cards, path)
+    catalogue = load_catalogue()
+    report = check_catalogue(catalogue.cards, path)
     print_report(report, "data/gpu-corrections.yaml")
-    return 0 if report.ok else 1
+    gaps = model_gaps(catalogue.models)
+    for line in gaps:
+        print(line)
+    if gaps:
+        print(f"{len(gaps)} gaps in drafted model records")
+    return 0 if report.ok and not gaps else 1
+
+
+def command_add_model(args) -> int:
+    from .model_draft import write_draft
+
+    written = write_draft(Path(args.config), Path(args.card) if args.card else None, args.id, args.name,
+                          Path(args.models_dir) if args.models_dir else None, args.force)
+    print(f"wrote {written}: check it, fill its gaps (tps-atlas catalogue check lists them)")
+    return 0
 
 
 def context_tokens(text: str) -> int:
@@ -323,6 +338,14 @@ def parser() -> argparse.ArgumentParser:
         "check", help="list placeholder, duplicate and unified-as-discrete cards not fixed or accepted in "
                       "data/gpu-corrections.yaml; exit status 1 while any is left")
     check.set_defaults(run=command_catalogue_check)
+    add = catalogue_sub.add_parser("add-model", help="draft data/models/<id>.yaml from a Hugging Face config.json")
+    add.add_argument("config", metavar="CONFIG.json", help="the model's config.json")
+    add.add_argument("--card", metavar="README.md", help="the model card: its licence and parameter figure")
+    add.add_argument("--id", help="the record's id (default: the config's repository name, lower case)")
+    add.add_argument("--name", help="the model's name as pages show it (else a gap to fill)")
+    add.add_argument("--models-dir", metavar="DIR", help="where to write it (default: data/models)")
+    add.add_argument("--force", action="store_true", help="replace a record of that id")
+    add.set_defaults(run=command_add_model)
     from .i18n_cli import add_i18n_commands
     add_i18n_commands(sub)
     return p
