@@ -217,3 +217,23 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def tps_atlas():
+    """``tps-atlas`` in this process: ``tps_atlas("estimate", "glm-130b")`` gives (status, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from macros import cli
+
+    def run(*args: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(list(args))
+            except SystemExit as stop:  # argparse's own mistakes
+                code = stop.code
+        return int(code or 0), out.getvalue(), err.getvalue()
+
+    return run

@@ -10,7 +10,6 @@ import pytest
 from macros.catalogue import load_cards
 
 from .conftest import ROOT
-from .test_cli import run
 
 LAPTOP = ["--id", "rtx-pro-3000-blackwell-laptop", "--name", "RTX PRO 3000 Blackwell Laptop", "--vendor", "NVIDIA",
           "--kind", "discrete", "--vram-gb", "12", "--bandwidth-gb-s", "672", "--released", "2025-03-18",
@@ -24,13 +23,16 @@ def devices(tmp_path):
     return path
 
 
-def add(devices, *options):
-    return run("catalogue", "add-device", *options, "--devices-file", str(devices))
+@pytest.fixture
+def add(tps_atlas, devices):
+    def device(*options):
+        return tps_atlas("catalogue", "add-device", *options, "--devices-file", str(devices))
+    return device
 
 
-def test_the_device_joins_the_catalogue_and_the_rest_of_the_file_is_kept(devices):
+def test_the_device_joins_the_catalogue_and_the_rest_of_the_file_is_kept(devices, add):
     before = devices.read_text()
-    code, out, err = add(devices, *LAPTOP)
+    code, out, err = add(*LAPTOP)
     assert (code, err) == (0, ""), err
     assert out == f"added rtx-pro-3000-blackwell-laptop to {devices}\n"
     after = devices.read_text()
@@ -42,8 +44,8 @@ def test_the_device_joins_the_catalogue_and_the_rest_of_the_file_is_kept(devices
     assert card.aliases == ("RTX PRO 3000 Laptop",) and card.extra and not card.unified
 
 
-def test_a_unified_machine_gives_its_memory_and_share(devices):
-    code, _, err = add(devices, "--id", "test-apu-64gb", "--name", "Test APU (64 GB)", "--vendor", "AMD",
+def test_a_unified_machine_gives_its_memory_and_share(devices, add):
+    code, _, err = add("--id", "test-apu-64gb", "--name", "Test APU (64 GB)", "--vendor", "AMD",
                        "--kind", "unified", "--system-memory-gb", "64", "--usable-share", "0.5",
                        "--raise", "linux-amdgpu", "--bandwidth-gb-s", "120", "--released", "2026-01-06",
                        "--source", "https://example.org/apu")
@@ -63,12 +65,12 @@ REFUSED = {
 
 
 @pytest.mark.parametrize("changes, where, expected", REFUSED.values(), ids=REFUSED.keys())
-def test_a_bad_device_is_refused_with_one_line_and_nothing_written(devices, changes, where, expected):
+def test_a_bad_device_is_refused_with_one_line_and_nothing_written(devices, changes, where, expected, add):
     options = list(LAPTOP)
     for flag, value in zip(changes[::2], changes[1::2], strict=True):
         options[options.index(flag) + 1] = value
     before = devices.read_text()
-    code, out, err = add(devices, *options)
+    code, out, err = add(*options)
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert where in err and f"expected {expected}" in err, err
     assert devices.read_text() == before and [p.name for p in devices.parent.iterdir()] == ["devices.yaml"]

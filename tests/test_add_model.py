@@ -10,7 +10,6 @@ import pytest
 from macros.catalogue import Catalogue, read_model
 
 from .conftest import FIXTURES, ROOT
-from .test_cli import run
 
 CONFIGS = FIXTURES / "configs"
 MODELS = ROOT / "data" / "models"
@@ -26,12 +25,15 @@ ARCHITECTURES = {
 }
 
 
-def add(tmp_path, config, *options):
-    return run("catalogue", "add-model", str(config), "--models-dir", str(tmp_path), *options)
+@pytest.fixture
+def add(tps_atlas):
+    def draft(models_dir, config, *options):
+        return tps_atlas("catalogue", "add-model", str(config), "--models-dir", str(models_dir), *options)
+    return draft
 
 
 @pytest.mark.parametrize("config, record", ARCHITECTURES.values(), ids=ARCHITECTURES.keys())
-def test_a_draft_agrees_with_the_hand_checked_record(tmp_path, config, record):
+def test_a_draft_agrees_with_the_hand_checked_record(tmp_path, config, record, add):
     code, out, err = add(tmp_path, CONFIGS / config, "--id", record, "--name", f"Draft of {record}")
     assert (code, err) == (0, ""), err
     assert f"wrote {tmp_path / (record + '.yaml')}" in out
@@ -51,24 +53,26 @@ def test_a_draft_agrees_with_the_hand_checked_record(tmp_path, config, record):
     assert "name" not in draft.gaps and {"organisations", "published", "license"} <= set(draft.gaps)
 
 
-def estimate_row(*model, card="geforce-rtx-4090"):
-    code, out, err = run("estimate", *model, "--json")
+def estimate_row(tps_atlas, *model, card="geforce-rtx-4090"):
+    code, out, err = tps_atlas("estimate", *model, "--json")
     assert code == 0, err
     return next(r for r in json.loads(out)["rows"] if r["card_id"] == card)
 
 
 @pytest.mark.parametrize("config, record",
                          [ARCHITECTURES["dense GQA"], ARCHITECTURES["sliding window + vision encoder"]])
-def test_the_drafted_record_gives_the_hand_checked_memory_and_speed_on_a_24_gb_card(tmp_path, config, record):
+def test_the_drafted_record_gives_the_hand_checked_memory_and_speed_on_a_24_gb_card(tmp_path, config, record, add,
+                                                                                    tps_atlas):
     add(tmp_path, CONFIGS / config, "--id", record, "--name", "Drafted")
-    drafted = estimate_row("--model-file", str(tmp_path / f"{record}.yaml"))
-    checked = estimate_row(record)
+    drafted = estimate_row(tps_atlas, "--model-file", str(tmp_path / f"{record}.yaml"))
+    checked = estimate_row(tps_atlas, record)
     assert drafted["quant"] == checked["quant"] and drafted["fit"] == checked["fit"]
     assert drafted["need_gb"] == pytest.approx(checked["need_gb"], rel=0.02)
     assert drafted["tok_s"] == pytest.approx(checked["tok_s"], rel=0.02)
 
 
-def test_the_gaps_are_reported_by_the_catalogue_check_until_filled(tmp_path, monkeypatch, catalogue):
+def test_the_gaps_are_reported_by_the_catalogue_check_until_filled(tmp_path, monkeypatch, catalogue, add,
+                                                                   tps_atlas):
     from macros import cli
     add(tmp_path, CONFIGS / "llama-3.1-8b.json", "--id", "llama-drafted")
     path = tmp_path / "llama-drafted.yaml"
@@ -79,7 +83,7 @@ def test_the_gaps_are_reported_by_the_catalogue_check_until_filled(tmp_path, mon
     def check_with_draft():
         drafted = Catalogue(catalogue.cards, catalogue.models + (read_model(path),))
         monkeypatch.setattr(cli, "load_catalogue", lambda: drafted)
-        return run("catalogue", "check")
+        return tps_atlas("catalogue", "check")
 
     code, out, _ = check_with_draft()
     assert code == 1 and f"gap: {path}: name to be filled (then removed from gaps:)" in out.splitlines()
@@ -94,12 +98,12 @@ def test_the_gaps_are_reported_by_the_catalogue_check_until_filled(tmp_path, mon
     assert code == 0 and "gap" not in out
 
 
-def test_the_real_catalogue_has_no_gaps():
-    code, out, _ = run("catalogue", "check")
+def test_the_real_catalogue_has_no_gaps(tps_atlas):
+    code, out, _ = tps_atlas("catalogue", "check")
     assert code == 0 and "gap:" not in out
 
 
-def test_an_existing_record_is_kept_without_force(tmp_path):
+def test_an_existing_record_is_kept_without_force(tmp_path, add):
     add(tmp_path, CONFIGS / "llama-3.1-8b.json", "--id", "llama-3.1-8b")
     target = tmp_path / "llama-3.1-8b.yaml"
     target.write_text(target.read_text().replace("layers: 32", "layers: 33"))
@@ -141,7 +145,7 @@ BAD_CONFIGS = {
 
 
 @pytest.mark.parametrize("text, field, expected", BAD_CONFIGS.values(), ids=BAD_CONFIGS.keys())
-def test_a_bad_config_is_refused_with_one_line_and_nothing_written(tmp_path, text, field, expected):
+def test_a_bad_config_is_refused_with_one_line_and_nothing_written(tmp_path, text, field, expected, add):
     config = tmp_path / "config.json"
     config.write_text(text)
     models = tmp_path / "models"
@@ -152,7 +156,7 @@ def test_a_bad_config_is_refused_with_one_line_and_nothing_written(tmp_path, tex
     assert list(models.iterdir()) == []
 
 
-def test_the_model_card_gives_the_licence_and_its_parameter_figure_is_checked(tmp_path):
+def test_the_model_card_gives_the_licence_and_its_parameter_figure_is_checked(tmp_path, add):
     card = tmp_path / "README.md"
     card.write_text("---\nlicense: llama3.1\npipeline_tag: text-generation\n---\n# Llama\n\n"
                     "Number of Parameters: 9.5B\n")
