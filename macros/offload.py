@@ -7,13 +7,17 @@ The method, as on the methodology page ("Offload"):
    ``os_reserve_gb`` (data/ram.yaml). A discrete card only: a unified-memory machine has one pool.
 2. **Placement**, as llama.cpp's flags do it:
 
-   - Mixture of experts (``--n-cpu-moe N``): attention, shared weights, the KV cache and the
-     buffers stay on the card; so do as many layers' routed experts as fit; the experts of the
+   - Mixture of experts (``--n-cpu-moe N``): attention, shared weights, the KV cache, the
+     buffers and a vision model's encoder (the mmproj file, which llama.cpp loads on the GPU)
+     stay on the card; so do as many layers' routed experts as fit; the experts of the
      other N layers live in RAM. The routed-expert parameters are
      ``(total - active) x experts_total / (experts_total - experts_active)`` (the inactive
      parameters are all routed experts), spread evenly over ``architecture.layers``.
    - Dense models, and mixtures of experts whose shared part alone overflows the card
-     (``-ngl N``): whole layers (weights and their KV cache) on the card, the rest in RAM.
+     (``-ngl N``): whole layers (weights and their KV cache) on the card beside the buffers and
+     the vision encoder, the rest in RAM.
+
+   Either way, what is on the card plus what is in RAM is the memory the model needs.
 
 3. **Decode**: every token reads what it uses where it lies::
 
@@ -177,7 +181,7 @@ class Placement:
     mode: str             # "experts" (--n-cpu-moe) | "layers" (-ngl)
     layers: int
     cpu_layers: int       # expert layers (experts) or whole layers (layers) held in RAM
-    gpu_gb: float         # on the card: weights, KV cache and buffers
+    gpu_gb: float         # on the card: weights, KV cache, buffers and the vision encoder
     ram_gb: float         # in RAM: weights (and, for layers, their KV cache)
     vram_read_gb: float   # weights read per token from the card
     ram_read_gb: float    # weights read per token from RAM
@@ -215,7 +219,7 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
                 return None
             return placement
     layer_gb = (memory.weights_gb + memory.kv_gb) / layers
-    gpu_layers = min(layers - 1, math.floor((gpu_room - memory.buffer_gb) / layer_gb))
+    gpu_layers = min(layers - 1, math.floor((gpu_room - on_card_always(memory)) / layer_gb))
     if gpu_layers < 1:
         return None
     placement = fixed_placement(model, layers, memory, "layers", layers - gpu_layers)
@@ -224,7 +228,7 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
 
 @dataclass(frozen=True)
 class ExpertSplit:
-    on_card: float     # shared weights, KV cache and buffers, GB
+    on_card: float     # shared weights, KV cache, buffers and vision encoder, GB
     shared_gb: float
     layer_gb: float    # one layer's routed experts, GB
 
@@ -232,7 +236,13 @@ class ExpertSplit:
 def split_experts(model: Model, layers: int, memory: Memory, experts: RoutedExperts) -> ExpertSplit:
     experts_gb = memory.weights_gb * experts.parameters_b / model.parameters_b
     shared_gb = memory.weights_gb - experts_gb
-    return ExpertSplit(shared_gb + memory.kv_gb + memory.buffer_gb, shared_gb, experts_gb / layers)
+    return ExpertSplit(shared_gb + memory.kv_gb + on_card_always(memory), shared_gb, experts_gb / layers)
+
+
+def on_card_always(memory: Memory) -> float:
+    """What stays on the card whatever the split: the compute buffers and the vision encoder
+    (llama.cpp loads the mmproj on the GPU; no flag moves it with the layers)."""
+    return memory.buffer_gb + memory.vision_gb
 
 
 def fixed_placement(model: Model, layers: int, memory: Memory, mode: str, cpu_layers: int) -> Placement:
@@ -249,8 +259,9 @@ def fixed_placement(model: Model, layers: int, memory: Memory, mode: str, cpu_la
                          cpu_layers * split.layer_gb * read_share, 1.0)
     layer_gb = (memory.weights_gb + memory.kv_gb) / layers
     read_gb = memory.weights_gb * model.read_parameters_b / model.parameters_b
-    return Placement("layers", layers, cpu_layers, gpu_layers * layer_gb + memory.buffer_gb, cpu_layers * layer_gb,
-                     read_gb * gpu_layers / layers, read_gb * cpu_layers / layers, gpu_layers / layers)
+    return Placement("layers", layers, cpu_layers, gpu_layers * layer_gb + on_card_always(memory),
+                     cpu_layers * layer_gb, read_gb * gpu_layers / layers, read_gb * cpu_layers / layers,
+                     gpu_layers / layers)
 
 
 # ---------------------------------------------------------------- speed

@@ -103,7 +103,7 @@ ATTENTION_KINDS = {
 SPEED_CLASSES = {
     # TRANSLATORS: hardware classes, named in "Cards of the class “{speed_class}” reach about ..." and in a
     # table; product and architecture names stay in English.
-    "hbm-datacentre": N_("data-centre cards with HBM memory"),
+    "hbm-datacentre": N_("NVIDIA data-centre cards with HBM memory"),
     "nvidia-blackwell": N_("NVIDIA Blackwell"),
     "nvidia-hopper": N_("NVIDIA Hopper"),
     "nvidia-ada": N_("NVIDIA Ada Lovelace"),
@@ -120,6 +120,7 @@ SPEED_CLASSES = {
     "intel-battlemage": N_("Intel Arc Battlemage"),
     "intel-alchemist": N_("Intel Arc Alchemist"),
     "intel-xe2-igpu": N_("Intel Xe2 integrated graphics"),
+    "intel-max": N_("Intel Data Center GPU Max"),
     "intel-igpu": N_("other Intel integrated graphics"),
     "apple-m1": N_("Apple M1"),
     "apple-m2": N_("Apple M2"),

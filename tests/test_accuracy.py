@@ -113,6 +113,6 @@ def test_every_hardware_class_has_a_label_in_each_language():
     names = {k.name for c in settings.calibrations.values() for k in c.classes}
     assert names and names <= set(SPEED_CLASSES), names - set(SPEED_CLASSES)
     hbm = SPEED_CLASSES["hbm-datacentre"]
-    assert Phrases("de").term(hbm) == "Rechenzentrumskarten mit HBM-Speicher"
-    assert Phrases("fr").term(hbm) == "cartes de centre de données à mémoire HBM"
-    assert Phrases("nl").term(hbm) == "datacenterkaarten met HBM-geheugen"
+    assert Phrases("de").term(hbm) == "NVIDIA-Rechenzentrumskarten mit HBM-Speicher"
+    assert Phrases("fr").term(hbm) == "cartes NVIDIA de centre de données à mémoire HBM"
+    assert Phrases("nl").term(hbm) == "NVIDIA-datacenterkaarten met HBM-geheugen"

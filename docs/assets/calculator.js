@@ -357,8 +357,13 @@
   function splitExperts(model, memory, expertsB) {
     var expertsGb = memory.weights_gb * expertsB / model.parameters_b;
     var sharedGb = memory.weights_gb - expertsGb;
-    return { on_card: sharedGb + memory.kv_gb + memory.buffer_gb, shared_gb: sharedGb,
+    return { on_card: sharedGb + memory.kv_gb + onCardAlways(memory), shared_gb: sharedGb,
              layer_gb: expertsGb / model.architecture.layers };
+  }
+
+  // Buffers and the vision encoder (mmproj, loaded on the GPU) stay on the card whatever the split.
+  function onCardAlways(memory) {
+    return memory.buffer_gb + (memory.vision_gb || 0);
   }
 
   // ``cpuLayers`` expert layers ("experts") or whole layers ("layers") in RAM.
@@ -378,7 +383,7 @@
     var layerGb = (memory.weights_gb + memory.kv_gb) / layers;
     var readGb = memory.weights_gb * model.read_parameters_b / model.parameters_b;
     return { mode: "layers", layers: layers, cpu_layers: cpuLayers, gpu_layers: gpuLayers,
-             gpu_gb: gpuLayers * layerGb + memory.buffer_gb, ram_gb: cpuLayers * layerGb,
+             gpu_gb: gpuLayers * layerGb + onCardAlways(memory), ram_gb: cpuLayers * layerGb,
              vram_read_gb: readGb * gpuLayers / layers, ram_read_gb: readGb * cpuLayers / layers,
              kv_gpu_share: gpuLayers / layers };
   }
@@ -399,7 +404,7 @@
       }
     }
     var layerGb = (memory.weights_gb + memory.kv_gb) / layers;
-    var gpuLayers = Math.min(layers - 1, Math.floor((gpuRoom - memory.buffer_gb) / layerGb));
+    var gpuLayers = Math.min(layers - 1, Math.floor((gpuRoom - onCardAlways(memory)) / layerGb));
     if (gpuLayers < 1) return null;
     var split2 = fixedPlacement(model, memory, "layers", layers - gpuLayers);
     return split2.ram_gb <= ramRoom ? split2 : null;

@@ -184,7 +184,27 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[Markup]:
             N_("Being dense, {model} reads every weight for each token it generates, so at the same "
                "quantization its speed on a card follows that card's memory bandwidth almost exactly."),
         ), **v))
-    if m.architecture:
+    cacheless = m.architecture.linear_attention_layers if m.architecture else None
+    if m.architecture and cacheless:
+        arch = m.architecture
+        # Layers with linear attention, a state-space block or a cache borrowed from another layer
+        # keep no KV cache of their own: "GQA in 64 layers" would be false where 48 of them do not.
+        # TRANSLATORS: {attention} is its attention layout (grouped-query attention); {kv_layers} and
+        # {layers} are numbers of layers, {count} the number of the others (which the plural form
+        # follows). Example: "Memory here is computed from the model's attention layout
+        # (grouped-query attention in 16 of its 64 layers; the other 48 keep no KV cache), so the KV
+        # cache grows exactly as it will at your context length."
+        out.append(p.n(NP_("Memory here is computed from the model's attention layout ({attention} in "
+                           "{kv_layers} of its {layers} layers; the other {count} keeps no KV cache), so the "
+                           "KV cache grows exactly as it will at your context length.",
+                           "Memory here is computed from the model's attention layout ({attention} in "
+                           "{kv_layers} of its {layers} layers; the other {count} keep no KV cache), so the "
+                           "KV cache grows exactly as it will at your context length."),
+                       cacheless,
+                       attention=p.term(vocabulary.ATTENTION_KINDS[arch.attention]),
+                       kv_layers=c.f.count(arch.layers - cacheless),
+                       layers=c.f.count(arch.layers)))
+    elif m.architecture:
         # TRANSLATORS: {attention} is its attention layout (grouped-query
         # attention); {layers} is its number of layers. Example: "Memory here is
         # computed from the model's attention layout (multi-head latent attention,
