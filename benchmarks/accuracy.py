@@ -5,6 +5,10 @@ Run: python3 benchmarks/accuracy.py           (score the calibrations of data/es
                                                and print the fitted RAM constants of data/ram.yaml)
      python3 benchmarks/accuracy.py --fit     (also refit the ``measured`` constants and print
                                                them as YAML to paste into data/estimator.yaml)
+     python3 benchmarks/accuracy.py --verdicts (only the verdicts: runs that happened the estimator
+                                               denies, reported out-of-memory failures it accepts,
+                                               before and after the memory budget, and the (model,
+                                               device) pairs it moves; benchmarks/verdicts.py)
 
 Data: data/measured/llama-cpp.tsv (each run with its source), read through macros/measured.py
 and macros/accuracy.py: runs on one GPU with everything on it, on a catalogue card, at a quant
@@ -95,7 +99,15 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help="refit the measured constants and print them")
     parser.add_argument("--offload", action="store_true", help="score offload runs (part of the model in RAM)")
+    parser.add_argument("--verdicts", action="store_true",
+                        help="only count denied runs and accepted failures (benchmarks/verdicts.py)")
     args = parser.parse_args(argv)
+    if args.verdicts:
+        from verdicts import verdict_report  # benchmarks/verdicts.py, beside this file
+
+        summary = verdict_report()
+        print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in summary.items()))
+        return summary
     settings = load_settings()
     tg, skipped_tg = load_rows("tg")
     pp, skipped_pp = load_rows("pp")

@@ -7,7 +7,10 @@ The method, as on the methodology page:
    attention layout when the record has one (``kv_cache_gb``), otherwise from a
    per-token estimate; both grow with the context length.
    A vision-language model adds its vision encoder at F16 (llama.cpp's mmproj file).
-2. **Fit**: a quant fits when ``need <= fits x VRAM`` (0.90). Each card gets the
+2. **Fit**: under the seed calibration a quant fits when ``need <= fits x VRAM`` (0.90); under a
+   calibration with ``fit: budget`` (measured) when need, with llama.cpp's compute buffer at the
+   context, is within the device's memory budget (``macros/budget.py``: VRAM less what the driver
+   and a display keep; a unified machine's GPU share per OS). Each card gets the
    least-compressed quant that fits, between the quality ceiling (``max_quality``) and
    the quality floor. A model that ships in one format (``native_format``) gets only that.
 3. **Verdict**: comfortable when ``need <= comfortable x VRAM`` (0.75), else tight.
@@ -68,6 +71,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar, Iterable, Literal
 
+from .budget import MemoryBudget, RaisedLimit, compute_buffer_gb, device_budget_gb, raised_limit, read_budget
 from .catalogue import (DATA_DIR, MAX_CARD_MEMORY_GB, MAX_CONTEXT, VENDORS, Architecture, Card, LatentCache,
                         Model)
 from .errors import DataError
@@ -92,6 +96,8 @@ MAX_GPUS = 1_024
 # A class's backend or quant-family factor: llama.cpp backends and block formats differ by a few
 # times at most; a factor outside this says the run or the class is wrong, not the backend.
 FACTOR_RANGE = (0.2, 3.0)
+# How a calibration judges a fit: the seed's share of VRAM, or the memory budget (macros/budget.py).
+FIT_RULES = ("share", "budget")
 
 
 @dataclass(frozen=True)
@@ -158,6 +164,9 @@ class Calibration:
     classes: tuple[SpeedClass, ...] = ()
     # Share of the KV cache at the chosen context read per generated token (0: no context term).
     kv_read_factor: float = 0.0
+    # How a quant is judged to fit: "share" (need <= fit.fits x VRAM, the seed's rule) or "budget"
+    # (macros/budget.py: the device's real budget against need with llama.cpp's compute buffer).
+    fit_rule: str = "share"
     # The class of each (vendor, architecture, memory type) met so far: what ``matches`` reads.
     _class_of: dict[tuple[str, str, str], SpeedClass | None] = field(default_factory=dict, init=False,
                                                                     repr=False, compare=False)
@@ -215,6 +224,7 @@ class Settings:
     other_quant_bits: dict[str, float] = field(default_factory=dict)
     quant_families: dict[str, str] = field(default_factory=dict)   # quant name (upper case) -> family
     reference_quant_family: str = "k"
+    budget: MemoryBudget | None = None   # fit.budget: the rule of calibrations with fit: budget
 
     def family_of(self, name: str) -> str:
         return self.quant_families.get(name.upper(), "")
@@ -292,6 +302,7 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...], famil
         overhead_ms=r.number("overhead_ms", required=False, minimum=0, maximum=1000) or 0.0,
         classes=classes,
         kv_read_factor=r.number("kv_read_factor", required=False, minimum=0, maximum=10) or 0.0,
+        fit_rule=r.choice("fit", FIT_RULES, required=False) or "share",
     )
     range_reader.finish()
     r.finish()
@@ -403,6 +414,7 @@ def read_settings(path: Path) -> Settings:
     ladder = tuple(replace(q, family=family_of[q.name.upper()]) for q in quants)
     families = sorted(set(family_of.values()))
     fit = r.mapping("fit")
+    budget_reader = fit.mapping("budget", required=False)
     memory = r.mapping("memory")
     kv_bytes = memory.mapping("kv_bytes_per_element")
     calibrations = r.mapping("calibrations")
@@ -432,9 +444,13 @@ def read_settings(path: Path) -> Settings:
         other_quant_bits=other_bits,
         quant_families=family_of,
         reference_quant_family=reference_family,
+        budget=read_budget(budget_reader) if budget_reader is not None else None,
     )
     for reader in (fit, kv_bytes, memory, calibrations, r):
         reader.finish()
+    for name, calibration in settings.calibrations.items():
+        if calibration.fit_rule == "budget" and settings.budget is None:
+            raise calibrations.error(f"{name}.fit", "fit.budget in the file, for the budget rule", "budget")
     if settings.comfortable > settings.fits:
         raise fit.error("comfortable", f"at most fits ({settings.fits})", settings.comfortable)
     names = [q.name for q in quants]
@@ -636,6 +652,8 @@ class Miss:
 
     card: Card
     memory: Memory | None = None
+    # A unified machine whose GPU would hold it once its memory limit is raised: how, and at which quant.
+    raised: RaisedFit | None = None
     fit: ClassVar[Literal["none"]] = "none"
     fits: ClassVar[Literal[False]] = False
     # A row's cells that stay empty for a card that cannot run it.
@@ -655,10 +673,60 @@ class Miss:
 Estimate = Fit | Miss
 
 
-def verdict(need_gb: float, vram_gb: float, settings: Settings) -> Verdict:
-    if need_gb > settings.fits * vram_gb:
+@dataclass(frozen=True)
+class RaisedFit:
+    """A model a unified machine runs only with its GPU's memory limit raised."""
+
+    limit: RaisedLimit
+    quant: Quant
+    need_gb: float
+
+
+def uses_budget(settings: Settings, calibration: Calibration | None) -> bool:
+    return calibration is not None and calibration.fit_rule == "budget" and settings.budget is not None
+
+
+def usable_gb(card: Card, settings: Settings, calibration: Calibration | None = None) -> float:
+    """What a model may fill on the device: ``fits`` x VRAM (the seed's rule), or the device's
+    memory budget (macros/budget.py) under a calibration with ``fit: budget``."""
+    if uses_budget(settings, calibration):
+        assert settings.budget is not None
+        return device_budget_gb(card, settings.budget)
+    return settings.fits * card.vram_gb
+
+
+def calibrated_memory(memory: Memory, context: int, settings: Settings,
+                      calibration: Calibration | None = None) -> Memory:
+    """The memory a run needs under ``calibration``: with the budget rule, llama.cpp's compute
+    buffer at this context in place of the flat buffer (the same at the default context)."""
+    if not uses_budget(settings, calibration):
+        return memory
+    assert settings.budget is not None
+    return replace(memory, buffer_gb=compute_buffer_gb(context, settings.budget))
+
+
+def verdict(need_gb: float, vram_gb: float, settings: Settings, usable: float | None = None) -> Verdict:
+    """Comfortable, tight or none: ``usable`` is what the device gives (``usable_gb``; by default
+    the seed's ``fits`` x VRAM). Comfortable leaves a quarter of the VRAM for a longer context."""
+    if need_gb > (settings.fits * vram_gb if usable is None else usable):
         return "none"
     return "comfortable" if need_gb <= settings.comfortable * vram_gb else "tight"
+
+
+def raised_fit(card: Card, settings: Settings, calibration: Calibration | None,
+               candidates: Iterable[tuple[Quant, Memory]], context: int) -> RaisedFit | None:
+    """The best quant a unified machine holds once its GPU limit is raised (budget rule only)."""
+    if not uses_budget(settings, calibration) or not card.unified:
+        return None
+    assert settings.budget is not None
+    limit = raised_limit(card, settings.budget)
+    if limit is None:
+        return None
+    for quant, memory in candidates:
+        need = calibrated_memory(memory, context, settings, calibration).total_gb
+        if need <= limit.budget_gb:
+            return RaisedFit(limit, quant, need)
+    return None
 
 
 def candidate_memories(model: Model, settings: Settings, context: int | None = None,
@@ -691,8 +759,10 @@ def estimate(model: Model, card: Card, settings: Settings, calibration: Calibrat
     context = context or settings.context_tokens
     if candidates is None:  # (an empty tuple is an answer: nothing is allowed)
         candidates = candidate_memories(model, settings, context, floor, quant, kv_precision, ceiling)
+    usable = usable_gb(card, settings, calibration)
     for candidate, memory in candidates:
-        fit = verdict(memory.total_gb, card.vram_gb, settings)
+        memory = calibrated_memory(memory, context, settings, calibration)
+        fit = verdict(memory.total_gb, card.vram_gb, settings, usable)
         if fit != "none":
             tok_s = tokens_per_second(model, candidate, card, calibration, memory.kv_gb)
             low, high = calibration.speed_range(card)
@@ -700,7 +770,8 @@ def estimate(model: Model, card: Card, settings: Settings, calibration: Calibrat
             return Fit(card, candidate, memory, tok_s, tok_s * low, tok_s * high, fit,
                        prompt, context / prompt if prompt else None)
     # Not fitting: the memory it would need is known only when one quant was in question.
-    return Miss(card, candidates[0][1] if len(candidates) == 1 else None)
+    only = calibrated_memory(candidates[0][1], context, settings, calibration) if len(candidates) == 1 else None
+    return Miss(card, only, raised_fit(card, settings, calibration, candidates, context))
 
 
 def speed_order(e: Fit) -> tuple:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from . import vocabulary
 from .card_pages import CONTEXT_LIMIT
+from .budget import BUFFER_REFERENCE_TOKENS, GB_PER_GIB, MemoryBudget, device_budget_gb, raised_limit
 from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
 from .measured import MeasuredIndex, Run, chip_of, load_runs
@@ -54,6 +55,7 @@ def calibration_data(c: Calibration) -> dict:
         "range": {"low": c.range_low, "high": c.range_high},
         "confidence": c.confidence,
         "kv_read_factor": c.kv_read_factor,
+        "fit_rule": c.fit_rule,
         "classes": [{"name": k.name, "vendors": list(k.vendors), "architectures": list(k.architectures),
                      "memory_types": list(k.memory_types), "efficiency": k.efficiency,
                      "overhead_ms": k.overhead_ms, "prompt_efficiency": k.prompt_efficiency,
@@ -74,6 +76,11 @@ def settings_data(s: Settings) -> dict:
         "reading_speed_tok_s": s.reading_speed_tok_s,
         "vram_tiers_gb": list(s.vram_tiers_gb),
         "fit": {"fits": s.fits, "comfortable": s.comfortable},
+        # The memory budget of calibrations with fit_rule "budget" (macros/budget.py): the buffer's growth
+        # with context and GiB to GB (each card's budget and raised limit are in its record).
+        **({"budget": {"gb_per_gib": GB_PER_GIB, "buffer_base_gb": s.budget.buffer_base_gb,
+                       "buffer_per_1k_tokens_gb": s.budget.buffer_per_1k_tokens_gb,
+                       "buffer_reference_tokens": BUFFER_REFERENCE_TOKENS}} if s.budget else {}),
         "memory": {
             "compute_buffer_gb": s.compute_buffer_gb,
             "kv_estimate_gb_per_1k_tokens": s.kv_estimate_gb_per_1k_tokens,
@@ -88,8 +95,12 @@ def settings_data(s: Settings) -> dict:
     }
 
 
-def card_data(c: Card) -> dict:
+def card_data(c: Card, budget: MemoryBudget | None = None) -> dict:
+    raised = raised_limit(c, budget) if budget else None
     return {
+        # What the device gives under the memory budget, decided here once (macros/budget.py).
+        **({"budget_gb": device_budget_gb(c, budget)} if budget else {}),
+        **({"raised": {"method": raised.method, "os": raised.os, "budget_gb": raised.budget_gb}} if raised else {}),
         "id": c.id,
         "name": c.name,
         "vendor": c.vendor,
@@ -113,7 +124,8 @@ def ram_data(r: RamSettings) -> dict:
     """data/ram.yaml: the RAM beside the card, for models that do not fit it (macros/offload.py)."""
     return {
         "default": {"size_gb": r.default_size_gb, "kind": r.default_kind},
-        "os_reserve_gb": r.os_reserve_gb, "best_quant": r.best_quant, "efficiency": r.efficiency,
+        "os_reserve_gb": r.os_reserve_gb, "os_keeps_gb": r.os_keeps_gb, "best_quant": r.best_quant,
+        "efficiency": r.efficiency,
         "overhead_ms": r.overhead_ms, "range": {"low": r.range_low, "high": r.range_high},
         "pcie_gb_s": r.pcie_gb_s, "batch_tokens": r.batch_tokens,
         "kinds": [{"id": k.id, "bandwidth_gb_s": k.bandwidth_gb_s} for k in r.kinds],
@@ -167,7 +179,7 @@ def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None 
         "settings": settings_data(settings),
         "calibrations": {name: calibration_data(c) for name, c in settings.calibrations.items()},
         # In catalogue order (vendor, then name): the order the pages rank from.
-        "cards": [card_data(c) for c in catalogue.cards],
+        "cards": [card_data(c, settings.budget) for c in catalogue.cards],
         "models": {m.id: model_data(m) for m in catalogue.models},
         "measured": measured_data(catalogue, load_runs() if runs is None else runs),
         "ram": ram_data(load_ram()),

@@ -3,8 +3,9 @@ and how fast it then runs.
 
 The method, as on the methodology page ("Offload"):
 
-1. **Room**: the card offers ``fits x VRAM`` (as for a model that fits), the RAM its size minus
-   ``os_reserve_gb`` (data/ram.yaml). A discrete card only: a unified-memory machine has one pool.
+1. **Room**: the card offers what a model that fits may fill (``estimator.usable_gb``), the RAM
+   its size minus ``os_reserve_gb`` (the seed's rule), or, under the memory budget, its binary
+   gigabytes minus ``os_keeps_gb`` (data/ram.yaml). A discrete card only: a unified-memory machine has one pool.
 2. **Placement**, as llama.cpp's flags do it:
 
    - Mixture of experts (``--n-cpu-moe N``): attention, shared weights, the KV cache, the
@@ -50,7 +51,9 @@ from pathlib import Path
 
 from .catalogue import DATA_DIR, Card, Model
 from .errors import DataError
-from .estimator import Calibration, Fit, Memory, Quant, Settings, memory_needed, prompt_tokens_per_second
+from .budget import ram_room_gb
+from .estimator import (Calibration, Fit, Memory, Quant, Settings, calibrated_memory, memory_needed,
+                        prompt_tokens_per_second, usable_gb, uses_budget)
 from .records import FieldReader, load_yaml
 
 RAM_FILE = DATA_DIR / "ram.yaml"
@@ -71,7 +74,7 @@ class RamSettings:
     file: str
     default_size_gb: float
     default_kind: str
-    os_reserve_gb: float
+    os_reserve_gb: float        # the seed's rule: RAM kept, of the size as sold
     best_quant: str
     efficiency: float
     overhead_ms: float
@@ -82,6 +85,8 @@ class RamSettings:
     kinds: tuple[RamKind, ...]
     measured_ram: tuple[tuple[str, str], ...]   # (text the measured table starts with, kind id)
     faq_cards: tuple[str, ...] = ()             # cards the pages quote first (the FAQ's answer)
+    # The memory budget's rule (calibrations with fit: budget): GB the OS keeps of the modules' binary GB.
+    os_keeps_gb: float = 0.0
 
     def kind(self, name: str) -> RamKind:
         for kind in self.kinds:
@@ -126,6 +131,7 @@ def read_ram(path: Path) -> RamSettings:
         default_size_gb=default.number("size_gb", above=0, maximum=100_000),
         default_kind=default.text("kind"),
         os_reserve_gb=r.number("os_reserve_gb", minimum=0, maximum=1000),
+        os_keeps_gb=r.number("os_keeps_gb", minimum=0, maximum=1000),
         best_quant=r.text("best_quant"),
         efficiency=r.number("efficiency", above=0, maximum=1),
         overhead_ms=r.number("overhead_ms", minimum=0, maximum=1000),
@@ -193,7 +199,7 @@ class Placement:
 
 
 def place(model: Model, memory: Memory, card: Card, settings: Settings, system: System,
-          ram: RamSettings) -> Placement | None:
+          ram: RamSettings, calibration: Calibration | None = None) -> Placement | None:
     """Where each part goes, or None when card and RAM together cannot hold it.
 
     >>> from .catalogue import Architecture
@@ -207,8 +213,9 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
     if card.unified or not model.architecture or card.vram_gb <= 0:
         return None
     layers = model.architecture.layers
-    gpu_room = settings.fits * card.vram_gb
-    ram_room = system.size_gb - ram.os_reserve_gb
+    gpu_room = usable_gb(card, settings, calibration)
+    ram_room = ram_room_gb(system.size_gb, ram.os_keeps_gb) if uses_budget(settings, calibration) \
+        else system.size_gb - ram.os_reserve_gb
     experts = routed_experts(model)
     if experts is not None:
         split = split_experts(model, layers, memory, experts)
@@ -363,7 +370,8 @@ def offload_estimate(model: Model, card: Card, settings: Settings, calibration: 
     if candidates is None:
         candidates = offload_candidates(model, settings, ram, context, floor, quant, kv_precision)
     for candidate, memory in candidates:
-        placement = place(model, memory, card, settings, system, ram)
+        memory = calibrated_memory(memory, context, settings, calibration)
+        placement = place(model, memory, card, settings, system, ram, calibration)
         if placement is None:
             continue
         working = offload_working(placement, memory, candidate, card, calibration, system, ram)

@@ -156,7 +156,8 @@ def test_decode_slows_with_context_in_python_and_js(exported, catalogue, setting
     pairs = [("llama-3-8b", "geforce-rtx-4090"), ("qwen3-30b-a3b", "apple-m2-ultra-192gb"),
              ("llama-3-70b", "h100-pcie-80gb")]
     pairs = [(m, c) for m, c in pairs if m in catalogue.models_by_id and c in catalogue.cards_by_id]
-    cases = [{"model": m, "card": c, "context": context, "floor": "Q4_K_M", "kv": "f16"}
+    # One quant at both contexts (floor = ceiling): the longer context may otherwise move a card down a quant.
+    cases = [{"model": m, "card": c, "context": context, "floor": "Q4_K_M", "ceiling": "Q4_K_M", "kv": "f16"}
              for m, c in pairs for context in (4096, 32768)]
     cases = [dict(case, calibration=settings.default_calibration) for case in cases]
     answers = run_node("estimates", cases, exported)
@@ -170,6 +171,31 @@ def test_decode_slows_with_context_in_python_and_js(exported, catalogue, setting
         assert long["tok_s"] < short["tok_s"] and py[1].tok_s < py[0].tok_s
         assert round(long["tok_s"], 1) == round(py[1].tok_s, 1)
         assert long["ttft_s"] > short["ttft_s"]
+
+
+def test_js_raised_limit_matches_python(exported, catalogue, settings):
+    """A unified machine that holds a model only with its GPU limit raised: the same OS, budget, quant
+    and need in both (the answer "yes on Linux, with the GPU allowed N GB")."""
+    unified = [c for c in catalogue.cards if c.unified and c.raise_method]
+    models = [m for m in catalogue.models if 20 <= m.parameters_b <= 400]
+    rng = random.Random(SEED + 4)
+    cases = [{"model": rng.choice(models).id, "card": rng.choice(unified).id, "context": rng.choice([4096, 32768]),
+              "floor": "Q3_K_M", "kv": "f16", "calibration": settings.default_calibration} for _ in range(400)]
+    answers = run_node("estimates", cases, exported)
+    raised = 0
+    for case, js in zip(cases, answers, strict=True):
+        py = estimate(catalogue.model(case["model"]), catalogue.card(case["card"]), settings, settings.calibration(),
+                      context=case["context"], floor=case["floor"], kv_precision=case["kv"])
+        if py.fits or py.raised is None:
+            assert js["raised"] is None, case
+            continue
+        raised += 1
+        assert js["fit"] == "none" and js["raised"]["os"] == py.raised.limit.os, case
+        assert js["raised"]["quant"] == py.raised.quant.name, case
+        assert round(js["raised"]["budget_gb"], 2) == round(py.raised.limit.budget_gb, 2), case
+        assert round(js["raised"]["need_gb"], 2) == round(py.raised.need_gb, 2), case
+        assert py.raised.need_gb <= py.raised.limit.budget_gb
+    assert raised >= 20
 
 
 def test_js_figures_rank_cards_as_python_does(exported, extended, settings):

@@ -148,9 +148,43 @@
     return flops / (2 * model.read_parameters_b * 1e9);
   }
 
-  function verdict(needGb, vramGb, settings) {
-    if (needGb > settings.fit.fits * vramGb) return "none";
+  // What a model may fill on the device (macros/estimator.py usable_gb): the seed's fits x VRAM, or
+  // the device's memory budget, worked out in Python for each card (macros/budget.py).
+  function usesBudget(settings, calibration) {
+    return !!(calibration && calibration.fit_rule === "budget" && settings.budget);
+  }
+
+  function usableGb(card, settings, calibration) {
+    return usesBudget(settings, calibration) && card.budget_gb != null ? card.budget_gb
+      : settings.fit.fits * card.vram_gb;
+  }
+
+  // The memory a run needs under the calibration: with the budget, llama.cpp's compute buffer at the
+  // context in place of the flat buffer (macros/estimator.py calibrated_memory).
+  function calibratedMemory(memory, context, settings, calibration) {
+    if (!usesBudget(settings, calibration)) return memory;
+    var b = settings.budget;
+    var buffer = b.buffer_base_gb + b.buffer_per_1k_tokens_gb * Math.max(0, context - b.buffer_reference_tokens) / 1000;
+    var out = {};
+    Object.keys(memory).forEach(function (key) { out[key] = memory[key]; });
+    out.buffer_gb = buffer;
+    out.total_gb = memory.weights_gb + memory.kv_gb + buffer + memory.vision_gb;
+    return out;
+  }
+
+  function verdict(needGb, vramGb, settings, usable) {
+    if (needGb > (usable == null ? settings.fit.fits * vramGb : usable)) return "none";
     return needGb <= settings.fit.comfortable * vramGb ? "comfortable" : "tight";
+  }
+
+  // A unified machine that holds the model once its GPU's limit is raised (estimator.raised_fit).
+  function raisedFit(card, settings, calibration, candidates, context) {
+    if (!usesBudget(settings, calibration) || !card.unified || !card.raised) return null;
+    for (var i = 0; i < candidates.length; i++) {
+      var need = calibratedMemory(candidates[i].memory, context, settings, calibration).total_gb;
+      if (need <= card.raised.budget_gb) return { limit: card.raised, quant: candidates[i].quant, need_gb: need };
+    }
+    return null;
   }
 
   // The quants a card may get, best first, with the memory each needs: the same for every card.
@@ -162,22 +196,25 @@
 
   // One card: the least-compressed allowed quant that fits.
   function estimate(model, card, settings, calibration, candidates, context) {
+    var usable = usableGb(card, settings, calibration);
     for (var i = 0; i < candidates.length; i++) {
       var c = candidates[i];
-      var fit = verdict(c.memory.total_gb, card.vram_gb, settings);
+      var memory = calibratedMemory(c.memory, context, settings, calibration);
+      var fit = verdict(memory.total_gb, card.vram_gb, settings, usable);
       if (fit !== "none") {
-        var tokS = tokensPerSecond(model, c.quant, card, calibration, c.memory.kv_gb);
+        var tokS = tokensPerSecond(model, c.quant, card, calibration, memory.kv_gb);
         var range = speedRange(calibration, card);
         var prompt = promptTokensPerSecond(model, card, calibration);
-        return { card: card, quant: c.quant, memory: c.memory, need_gb: c.memory.total_gb, tok_s: tokS,
+        return { card: card, quant: c.quant, memory: memory, need_gb: memory.total_gb, tok_s: tokS,
                  tok_s_low: tokS * range.low, tok_s_high: tokS * range.high, fit: fit,
                  prompt_tok_s: prompt, ttft_s: prompt ? context / prompt : null, context: context };
       }
     }
     // Not fitting: the memory it would need is known only when one quant was in question.
-    var memory = candidates.length === 1 ? candidates[0].memory : null;
-    return { card: card, quant: null, memory: memory, need_gb: memory ? memory.total_gb : null,
-             tok_s: null, tok_s_low: null, tok_s_high: null, fit: "none", prompt_tok_s: null, ttft_s: null };
+    var only = candidates.length === 1 ? calibratedMemory(candidates[0].memory, context, settings, calibration) : null;
+    return { card: card, quant: null, memory: only, need_gb: only ? only.total_gb : null,
+             tok_s: null, tok_s_low: null, tok_s_high: null, fit: "none", prompt_tok_s: null, ttft_s: null,
+             raised: raisedFit(card, settings, calibration, candidates, context) };
   }
 
   function compareKeys(a, b) {
@@ -315,7 +352,7 @@
         : (shortfall.rank < floor.rank ? shortfall : floor);
       var need = memoryNeeded(model, q, context, settings, options.kvPrecision).total_gb;
       misses.push({ model: id, name: e.name, card: card, quant: q, need_gb: need,
-                    shortfall_gb: need - settings.fit.fits * card.vram_gb });
+                    shortfall_gb: need - usableGb(card, settings, calibration) });
     });
     var byName = function (a, b) { return compareKeys([a.name.toLowerCase()], [b.name.toLowerCase()]); };
     var fastest = function (a, b) { return b.tok_s - a.tok_s || byName(a, b); };
@@ -389,11 +426,12 @@
   }
 
   // Where each part goes, or null when card and RAM together cannot hold it.
-  function place(model, memory, card, settings, system, ram) {
+  function place(model, memory, card, settings, system, ram, calibration) {
     if (card.unified || !model.architecture || card.vram_gb <= 0) return null;
     var layers = model.architecture.layers;
-    var gpuRoom = settings.fit.fits * card.vram_gb;
-    var ramRoom = system.size_gb - ram.os_reserve_gb;
+    var gpuRoom = usableGb(card, settings, calibration);
+    var ramRoom = usesBudget(settings, calibration) ? system.size_gb * settings.budget.gb_per_gib - ram.os_keeps_gb
+      : system.size_gb - ram.os_reserve_gb;
     var expertsB = expertParametersB(model);
     if (expertsB !== null) {
       var split = splitExperts(model, memory, expertsB);
@@ -453,12 +491,13 @@
   function offloadEstimate(model, card, settings, calibration, system, ram, candidates, context) {
     for (var i = 0; i < candidates.length; i++) {
       var c = candidates[i];
-      var placement = place(model, c.memory, card, settings, system, ram);
+      var memory = calibratedMemory(c.memory, context, settings, calibration);
+      var placement = place(model, memory, card, settings, system, ram, calibration);
       if (!placement) continue;
-      var w = offloadWorking(placement, c.memory, c.quant, card, calibration, system, ram);
+      var w = offloadWorking(placement, memory, c.quant, card, calibration, system, ram);
       var tokS = 1 / w.seconds_per_token;
       var ttft = promptSeconds(model, card, calibration, placement, ram, context);
-      return { card: card, quant: c.quant, memory: c.memory, need_gb: c.memory.total_gb, tok_s: tokS,
+      return { card: card, quant: c.quant, memory: memory, need_gb: memory.total_gb, tok_s: tokS,
                tok_s_low: tokS * ram.range.low, tok_s_high: tokS * ram.range.high, fit: "offload",
                prompt_tok_s: ttft ? context / ttft : null, ttft_s: ttft, placement: placement, working: w,
                system: system, context: context };

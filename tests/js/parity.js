@@ -35,7 +35,9 @@ const tasks = {
     const e = calc.estimateOne(data, c.model, c.card, options(c));
     return { quant: e.quant ? e.quant.name : null, fit: e.fit, need_gb: e.need_gb, tok_s: e.tok_s,
              tok_s_low: e.tok_s_low, tok_s_high: e.tok_s_high, prompt_tok_s: e.prompt_tok_s,
-             ttft_s: e.ttft_s };
+             ttft_s: e.ttft_s,
+             raised: e.raised ? { os: e.raised.limit.os, budget_gb: e.raised.limit.budget_gb,
+                                  quant: e.raised.quant.name, need_gb: e.raised.need_gb } : null };
   }),
   figures: (cases) => cases.map((c) => {
     const fig = calc.modelFigures(data, c.model, options(c));

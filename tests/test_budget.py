@@ -1,0 +1,143 @@
+"""The memory budget (macros/budget.py): what a run needs and what a device gives, the pairs the issue
+names, the out-of-memory reports' reader, and the counting of benchmarks/accuracy.py --verdicts."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from macros.errors import DataError
+from macros.estimator import calibrated_memory, estimate, memory_needed, usable_gb
+from macros.offload import load_ram, offload_estimate
+from macros.oom_reports import OOM_COLUMNS, load_reports, read_reports
+from macros.verdict_check import Judged, device_on_os, tally
+
+
+@pytest.fixture
+def measured(settings):
+    return settings.calibration("measured")
+
+
+@pytest.fixture
+def seed_rule(measured):
+    """The measured speeds judged by the seed's fit rule: what the site said before the budget."""
+    return dataclasses.replace(measured, fit_rule="share")
+
+
+def test_seed_keeps_the_seed_rule(catalogue, settings, seed):
+    card = catalogue.card("geforce-rtx-3090")
+    assert usable_gb(card, settings, seed) == pytest.approx(settings.fits * card.vram_gb)
+    memory = memory_needed(catalogue.model("qwen3.6-35b-a3b"), settings.quant("Q4_K_M"), 65536, settings)
+    assert calibrated_memory(memory, 65536, settings, seed) == memory  # the flat buffer
+
+
+def test_a_3090_runs_qwen3_6_35b_a3b_at_q4_k_m_as_measured(catalogue, settings, measured, seed_rule):
+    """The issue's first case: 160 tok/s measured with every layer on the card; the old rule said offload."""
+    model, card = catalogue.model("qwen3.6-35b-a3b"), catalogue.card("geforce-rtx-3090")
+    before = estimate(model, card, settings, seed_rule, quant="Q4_K_M")
+    after = estimate(model, card, settings, measured, quant="Q4_K_M")
+    assert not before.fits and after.fits
+    # 24 GiB less CUDA's context and the desktop's share: more than 0.90 x 24 GB, less than 24 GiB.
+    assert settings.fits * 24 < usable_gb(card, settings, measured) < 24 * 1.073741824
+    assert after.need_gb <= usable_gb(card, settings, measured)
+
+
+def test_a_display_costs_a_desktop_card_memory_a_laptop_card_keeps(catalogue, settings, measured):
+    desktop, laptop = catalogue.card("geforce-rtx-4060"), catalogue.card("geforce-rtx-4060-mobile")
+    assert desktop.vram_gb == laptop.vram_gb
+    gap = usable_gb(laptop, settings, measured) - usable_gb(desktop, settings, measured)
+    assert gap == pytest.approx(settings.budget.display_reserve_gb)
+
+
+def test_the_buffer_grows_with_context_only_under_the_budget(catalogue, settings, measured):
+    model = catalogue.model("llama-3.1-8b")
+    short, long = (calibrated_memory(memory_needed(model, settings.quant("Q4_K_M"), n, settings), n, settings,
+                                     measured) for n in (4096, 65536))
+    assert short.buffer_gb == pytest.approx(settings.compute_buffer_gb)  # the same need at the default context
+    assert long.buffer_gb > short.buffer_gb
+
+
+def test_gpt_oss_120b_offloads_on_an_8_gb_laptop_card_with_64_gb(catalogue, settings, measured, seed_rule):
+    """The issue's offload case (18 to 20 tok/s measured): denied by the old 8 GB RAM reserve."""
+    ram = load_ram()
+    model, card = catalogue.model("gpt-oss-120b"), catalogue.card("geforce-rtx-4060-mobile")
+    assert offload_estimate(model, card, settings, seed_rule, ram.system(64), ram) is None
+    placed = offload_estimate(model, card, settings, measured, ram.system(64), ram)
+    assert placed is not None and placed.quant.name == "MXFP4"
+    assert placed.placement.gpu_gb <= usable_gb(card, settings, measured)
+    assert placed.placement.ram_gb <= 64 * 1.073741824 - ram.os_keeps_gb
+
+
+def test_strix_halo_holds_qwen3_235b_q3_k_m_once_linux_gives_the_gpu_more(catalogue, settings, measured):
+    """Measured on Linux with the GTT raised; by default (96 GB) the answer is no, and says how."""
+    model, card = catalogue.model("qwen3-235b-a22b"), catalogue.card("amd-ryzen-ai-max-plus-395-128gb")
+    e = estimate(model, card, settings, measured, quant="Q3_K_M")
+    assert not e.fits and e.raised is not None
+    assert e.raised.limit.os == "Linux" and e.raised.quant.name == "Q3_K_M"
+    assert usable_gb(card, settings, measured) < e.raised.need_gb <= e.raised.limit.budget_gb
+    assert estimate(model, card, settings, settings.calibration("seed"), quant="Q3_K_M").raised is None
+
+
+def test_a_report_on_linux_is_judged_at_the_linux_share(catalogue):
+    card = catalogue.card("amd-ryzen-ai-max-plus-395-128gb")
+    assert device_on_os(card, "Linux").vram_gb == pytest.approx(64.0)   # amdgpu's default GTT: half
+    assert device_on_os(card, "Windows").vram_gb == pytest.approx(96.0)
+    assert device_on_os(catalogue.card("geforce-rtx-3090"), "Linux") == catalogue.card("geforce-rtx-3090")
+
+
+def judged(kind: str, accepted: bool, raised: bool = False) -> Judged:
+    return Judged(kind, f"{kind} {accepted} {raised}", accepted, 10.0, 9.0, raised)
+
+
+def test_tally_counts_denied_runs_and_accepted_failures():
+    rows = ([judged("device", True)] * 7 + [judged("device", False)] * 2 + [judged("device", False, raised=True)]
+            + [judged("offload", True)] * 3 + [judged("failed", False)] * 3 + [judged("failed", True)])
+    device, offload, failed = (tally(rows, kind) for kind in ("device", "offload", "failed"))
+    # A run held only with a raised GPU limit is admitted (the pages say how), not denied.
+    assert (device.total, device.wrong, device.share) == (10, 2, 0.2)
+    assert all(not m.accepted and not m.raised for m in device.misses)
+    assert (offload.total, offload.wrong, offload.share) == (3, 0, 0.0)
+    assert (failed.total, failed.wrong, failed.share) == (4, 1, 0.25) and failed.misses[0].accepted
+    assert tally([], "device").share == 0.0
+
+
+def test_the_reports_name_a_catalogue_device_and_their_source(catalogue):
+    reports = load_reports()
+    assert len(reports) >= 10
+    assert all(r.card in catalogue.cards_by_id and r.source.startswith("https://") for r in reports)
+    assert all(r.model is None or r.model in catalogue.models_by_id for r in reports)
+
+
+def write_report(tmp_path: Path, **cells: str) -> Path:
+    row = {"card": "geforce-rtx-3090", "device": "RTX 3090", "os": "Linux", "backend": "CUDA", "model": "",
+           "model_name": "M", "params_b": "8", "active_b": "", "quant": "Q4_K_M", "file_gb": "4.9",
+           "context": "4096", "offload": "", "ram_gb": "", "failed": "weights", "source": "https://x.org/1",
+           "notes": ""} | cells
+    path = tmp_path / "oom.tsv"
+    path.write_text("# a comment\n" + "\t".join(OOM_COLUMNS) + "\n" + "\t".join(row[c] for c in OOM_COLUMNS) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+def test_a_good_report_reads(tmp_path):
+    (report,) = read_reports(write_report(tmp_path))
+    assert (report.line, report.context, report.file_gb, report.on_device) == (3, 4096, 4.9, True)
+
+
+@pytest.mark.parametrize("cells, column, expected", [
+    ({"os": "BeOS"}, "os", "one of Linux, Windows, macOS"),
+    ({"failed": "everything"}, "failed", "one of weights"),
+    ({"context": "4k"}, "context", "a whole number"),
+    ({"file_gb": "-2"}, "file_gb", "a number above 0"),
+    ({"offload": "ngl=20"}, "ram_gb", "a number"),
+    ({"source": "github.com/x"}, "source", "a web address"),
+    ({"active_b": "9"}, "active_b", "at most params_b"),
+])
+def test_a_bad_report_names_file_line_and_column(tmp_path, cells, column, expected):
+    path = write_report(tmp_path, **cells)
+    with pytest.raises(DataError) as error:
+        read_reports(path)
+    message = str(error.value)
+    assert f"{path}:3" in message and column in message and expected in message
