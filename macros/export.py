@@ -73,6 +73,8 @@ def settings_data(s: Settings) -> dict:
         "shortfall_quant": s.shortfall_quant,
         "reading_speed_tok_s": s.reading_speed_tok_s,
         "vram_tiers_gb": list(s.vram_tiers_gb),
+        # Sets of identical cards offered where one card cannot hold a model (docs/assets/verdict.js).
+        "multi_gpu_counts": list(s.multi_gpu_counts),
         "fit": {"fits": s.fits, "comfortable": s.comfortable},
         "memory": {
             "compute_buffer_gb": s.compute_buffer_gb,

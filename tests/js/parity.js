@@ -10,11 +10,14 @@
 //   page       [{labels, state}] -> [{rows_html, tiles_html}] (labels: a page's tps-calculator JSON)
 //   working    [{labels, card}] -> [worked example html] at the page's defaults
 //   offload    [{model, card, context, floor, kv, ram, ram_kind}] -> [{fit, quant, tok_s, placement, command, ...}]
+//   verdicts   [{model, card, context, floor, ceiling, kv, ram, ram_kind}] -> [{kind, fit, quant, count, command,
+//              reason, shortfall_quant, shortfall_gb, ...}] (docs/assets/verdict.js)
 "use strict";
 
 const fs = require("fs");
 const path = require("path");
 const calc = require(path.join(__dirname, "..", "..", "docs", "assets", "calculator.js"));
+const verdicts = require(path.join(__dirname, "..", "..", "docs", "assets", "verdict.js"));
 
 let data = null;  // the exported data the request being answered names
 const parsed = new Map();  // each file read once: the requests of a test session share a few
@@ -51,6 +54,15 @@ const tasks = {
              tok_s_low: e.tok_s_low, tok_s_high: e.tok_s_high, ttft_s: e.ttft_s,
              mode: p && p.mode, cpu_layers: p && p.cpu_layers, ram_gb: p && p.ram_gb, gpu_gb: p && p.gpu_gb,
              command: e.quant ? calc.llamaServer(c.model, e, c.context, c.kv, 1) : null };
+  }),
+  verdicts: (cases) => cases.map((c) => {
+    const v = verdicts.decide(data, c.model, c.card, options(c));
+    const e = v.estimate, p = e && e.placement;
+    return { kind: v.kind, fit: v.fit, quant: e ? e.quant.name : null, need_gb: v.need_gb, tok_s: e && e.tok_s,
+             tok_s_low: e && e.tok_s_low, tok_s_high: e && e.tok_s_high, count: v.count, command: v.command,
+             mode: p ? p.mode : null, cpu_layers: p ? p.cpu_layers : null, ram_gb: p ? p.ram_gb : null,
+             reason: v.reason, shortfall_quant: v.shortfall_quant, shortfall_gb: v.shortfall_gb,
+             beyond_context: v.beyond_context };
   }),
   format: (cases) => cases.map((c) => {
     const f = new calc.Formatter(c.language, c.units);
