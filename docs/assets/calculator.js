@@ -898,7 +898,8 @@
     pluralText: pluralLabel, parseContext: parseContext, rowHtml: rowHtml, rowsHtml: rowsHtml,
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
-    speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, llamaServer: llamaServer,
+    speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, offloadCandidates: offloadCandidates,
+    ramSystem: ramSystem, llamaServer: llamaServer,
     cardFigures: cardFigures, cardTablesHtml: cardTablesHtml,
   };
 

@@ -19,9 +19,27 @@
   // data/estimator.yaml's multi_gpu_counts, for data files written before they were exported.
   var MULTI_COUNTS = [2, 4, 8];
 
-  function findCard(data, cardId) {
-    for (var i = 0; i < data.cards.length; i++) if (data.cards[i].id === cardId) return data.cards[i];
-    return null;
+  // Per data file: its cards by id, and the quants a model may get at a view's settings with the
+  // memory each needs (the same for every device: a page asks for hundreds of devices at once).
+  var memo = typeof WeakMap === "function" ? new WeakMap() : null;
+
+  function memoOf(data) {
+    var m = memo && memo.get(data);
+    if (!m) {
+      m = { cards: {}, candidates: {} };
+      data.cards.forEach(function (card) { m.cards[card.id] = card; });
+      if (memo) memo.set(data, m);
+    }
+    return m;
+  }
+
+  function remembered(data, key, work) {
+    var store = memoOf(data).candidates;
+    if (!Object.prototype.hasOwnProperty.call(store, key)) {
+      if (Object.keys(store).length > 4096) memoOf(data).candidates = store = {};
+      store[key] = work();
+    }
+    return store[key];
   }
 
   // Only graphics cards split a model between them: machines and chips that share their memory
@@ -43,20 +61,33 @@
   }
 
   // ``options``: context, floor, ceiling, kvPrecision, ramGb, ramKind, calibration (as estimateOne).
+  // The device alone, else with part in RAM: estimateOne's steps, the table's code (modelFigures).
   function decide(data, modelId, cardId, options) {
     options = options || {};
-    var settings = data.settings, model = data.models[modelId], card = findCard(data, cardId);
+    var settings = data.settings, model = data.models[modelId], card = memoOf(data).cards[cardId];
     if (!model || !card) throw new Error("unknown model or card: " + modelId + ", " + cardId);
     var calibration = data.calibrations[options.calibration || data.calibration];
     var context = options.context || settings.context_tokens;
     var floor = calc.quant(settings, options.floor || settings.min_quality).name;
     var kv = options.kvPrecision || "";
+    var key = [modelId, context, floor, kv, options.ceiling || ""].join("|");
+    var candidates = remembered(data, "fit|" + key, function () {
+      return calc.candidateMemories(model, settings, context, floor, options.kvPrecision, options.ceiling);
+    });
     var limit = model.architecture && model.architecture.max_context || null;
     var v = { model: modelId, card: card, context: context, kv: kv, max_context: limit,
               beyond_context: !!limit && context > limit, kind: "none", fit: null, estimate: null, count: 1,
               command: null, reason: null, shortfall_quant: null, need_gb: null, shortfall_gb: null,
               usable_gb: null, single_need_gb: null, ram_size_gb: null, ram_free_gb: null };
-    var e = calc.estimateOne(data, modelId, cardId, Object.assign({}, options, { offload: true }));
+    var system = calc.ramSystem(data, options);
+    var e = calc.estimate(model, card, settings, calibration, candidates, context);
+    if (e.fit === "none") {
+      var offloadMemories = remembered(data, "offload|" + key, function () {
+        return calc.offloadCandidates(model, settings, data.ram, context, floor, options.kvPrecision);
+      });
+      e = calc.offloadEstimate(model, card, settings, calibration, system, data.ram,
+                               offloadMemories, context) || e;
+    }
     if (e.quant) {
       v.kind = e.fit === "offload" ? "offload" : "fits";
       v.fit = e.fit === "offload" ? null : e.fit;
@@ -65,7 +96,6 @@
       v.command = calc.llamaServer(modelId, e, context, kv, 1);
       return v;
     }
-    var candidates = calc.candidateMemories(model, settings, context, floor, options.kvPrecision, options.ceiling);
     var multi = multiEstimate(data, model, card, calibration, candidates, context);
     if (multi) {
       v.kind = "multi";
@@ -89,13 +119,11 @@
     if (v.kind === "none") v.need_gb = need;
     v.single_need_gb = need;
     // The one reason it does not run on this device by itself.
-    var ram = data.ram;
-    var size = options.ramGb != null && isFinite(options.ramGb) ? Number(options.ramGb) : ram.default.size_gb;
-    var free = Math.max(0, size - ram.os_reserve_gb);
+    var free = Math.max(0, system.size_gb - data.ram.os_reserve_gb);
     if (card.unified || card.kind !== "discrete") v.reason = "shared_memory";
     else if (need > usable + free) v.reason = "ram";
     else v.reason = "placement";
-    v.ram_size_gb = size;
+    v.ram_size_gb = system.size_gb;
     v.ram_free_gb = free;
     return v;
   }

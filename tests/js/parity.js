@@ -12,6 +12,9 @@
 //   offload    [{model, card, context, floor, kv, ram, ram_kind}] -> [{fit, quant, tok_s, placement, command, ...}]
 //   verdicts   [{model, card, context, floor, ceiling, kv, ram, ram_kind}] -> [{kind, fit, quant, count, command,
 //              reason, shortfall_quant, shortfall_gb, ...}] (docs/assets/verdict.js)
+//   answers    [{model, name, ui, options}] -> per case, per card of the data: [card, kind, fit, quant, speed, range,
+//              need, shown, shortfall_gb] as the "My device" answer of a model page words it (ui: the page's
+//              tps-ui labels; shown: whether the answer and the "On your …" cell print those figures)
 "use strict";
 
 const fs = require("fs");
@@ -20,6 +23,7 @@ const calc = require(path.join(__dirname, "..", "..", "docs", "assets", "calcula
 const verdicts = require(path.join(__dirname, "..", "..", "docs", "assets", "verdict.js"));
 
 let data = null;  // the exported data the request being answered names
+const decided = new Map();  // verdicts of the data being read: the same in every language
 const parsed = new Map();  // each file read once: the requests of a test session share a few
 
 function read(file) {
@@ -64,6 +68,26 @@ const tasks = {
              reason: v.reason, shortfall_quant: v.shortfall_quant, shortfall_gb: v.shortfall_gb,
              beyond_context: v.beyond_context };
   }),
+  answers: (cases) => cases.map((c) => {
+    const f = new calc.Formatter(c.ui.language, c.ui.units);
+    const opts = options(c.options);
+    return data.cards.map((card) => {
+      const key = [c.model, card.id, JSON.stringify(opts)].join("|");
+      if (!decided.has(key)) decided.set(key, verdicts.decide(data, c.model, card.id, opts));
+      const v = decided.get(key), e = v.estimate;
+      const html = verdicts.answerHtml(v, c.ui, f, c.name), cell = verdicts.cellHtml(v, c.ui, f);
+      const shows = (text) => html.indexOf(calc.escapeHtml(text)) >= 0;
+      if (!e) {
+        return [card.id, v.kind, null, null, null, null, null,
+                shows(v.shortfall_quant) && shows(f.gb(v.shortfall_gb)) && cell.indexOf(calc.escapeHtml(c.ui.fit.none)) >= 0,
+                v.shortfall_gb];
+      }
+      const speed = f.tokS(e.tok_s), range = f.tokRange(e.tok_s_low, e.tok_s_high);
+      return [card.id, v.kind, v.fit, e.quant.name, speed, range, f.gb(e.need_gb),
+              shows(speed) && shows(range) && shows(e.quant.name) && cell.indexOf(calc.escapeHtml(speed)) >= 0,
+              v.shortfall_gb];
+    });
+  }),
   format: (cases) => cases.map((c) => {
     const f = new calc.Formatter(c.language, c.units);
     return c.calls.map(([method, ...args]) => f[method](...args));
@@ -87,7 +111,9 @@ const tasks = {
 };
 
 function answer(request) {
-  data = request.data ? read(request.data) : null;
+  const next = request.data ? read(request.data) : null;
+  if (next !== data) decided.clear();
+  data = next;
   const started = process.hrtime.bigint();
   const answers = tasks[request.task](request.cases);
   return { answers: answers, elapsed_ms: Number(process.hrtime.bigint() - started) / 1e6 };
