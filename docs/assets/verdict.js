@@ -1,7 +1,7 @@
 // The verdict on one model for one device at a view's settings, and the words the "My device"
 // answer and the "On your …" column give it. The figures come from the calculator's estimator
-// (docs/assets/calculator.js: estimateOne, the same fit and offload code that draws the table),
-// so the answer says what that device's row says:
+// (docs/assets/calculator.js: estimate, offloadCandidates and offloadEstimate, the code
+// modelFigures draws the table with), so the answer says what that device's row says:
 //
 //   fits     runs on the device alone (fit: comfortable or tight)
 //   offload  runs with part of it in system RAM (--n-cpu-moe or -ngl)
@@ -16,19 +16,16 @@
   var calc = typeof module !== "undefined" && module.exports ? require("./calculator.js") : root.tpsCalculator;
   if (!calc) return;
   var escapeHtml = calc.escapeHtml, fillPhrase = calc.fillPhrase;
-  // data/estimator.yaml's multi_gpu_counts, for data files written before they were exported.
-  var MULTI_COUNTS = [2, 4, 8];
-
   // Per data file: its cards by id, and the quants a model may get at a view's settings with the
   // memory each needs (the same for every device: a page asks for hundreds of devices at once).
-  var memo = typeof WeakMap === "function" ? new WeakMap() : null;
+  var memo = new WeakMap();
 
   function memoOf(data) {
-    var m = memo && memo.get(data);
+    var m = memo.get(data);
     if (!m) {
       m = { cards: {}, candidates: {} };
       data.cards.forEach(function (card) { m.cards[card.id] = card; });
-      if (memo) memo.set(data, m);
+      memo.set(data, m);
     }
     return m;
   }
@@ -48,10 +45,11 @@
     return card.kind === "discrete" && !card.unified;
   }
 
-  // The least memory per card of the first set of identical cards that holds it, or null.
+  // The smallest set of this card (data/estimator.yaml multi_gpu_counts) that holds it, as one card
+  // with that many times the memory (macros/figures.py multi_card), or null.
   function multiEstimate(data, model, card, calibration, candidates, context) {
     if (!splits(card)) return null;
-    var counts = data.settings.multi_gpu_counts || MULTI_COUNTS;
+    var counts = data.settings.multi_gpu_counts || [];
     for (var i = 0; i < counts.length; i++) {
       var pooled = Object.assign({}, card, { vram_gb: card.vram_gb * counts[i] });
       var e = calc.estimate(model, pooled, data.settings, calibration, candidates, context);
