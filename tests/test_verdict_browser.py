@@ -192,3 +192,29 @@ def test_the_models_index_says_with_offload_for_the_remembered_card(browser, ver
             assert marks["Kimi K2"] == p.gettext("Does not fit")
     finally:
         context.close()
+
+
+def test_a_card_pages_column_follows_its_inputs(browser, verdict_server):
+    """The "On your …" column of another card's page words the remembered card's verdict for the
+    page's inputs: with offload at the default RAM, a set of cards once the RAM is too small."""
+    context = new_context(browser, verdict_server)
+    try:
+        page = context.new_page()
+        page.goto(verdict_server)
+        page.evaluate("() => localStorage.setItem('tps-atlas-device', 'geforce-rtx-4090')")
+        page.goto(f"{verdict_server}cards/radeon-instinct-mi350x/")
+        page.wait_for_selector("table.tps-models-table th.tps-yours")
+
+        def cell() -> str:
+            return plain(page.evaluate("""() => Array.from(document.querySelectorAll('table.tps-models-table tbody tr'))
+                .find(r => r.cells[2].textContent === 'gpt-oss-120b').querySelector('td.tps-yours').textContent"""))
+
+        o = python_offload("gpt-oss-120b", "geforce-rtx-4090")
+        assert cell() == plain(f"With offload · {o.quant.name} · {Phrases('en').fmt.tok_s(o.tok_s)}")
+        page.fill("input[name=ram]", "16")
+        page.wait_for_function("() => document.querySelector('form.tps-card-inputs').dataset.state === 'ready' && "
+                               "location.search.includes('ram=16')")
+        settled(page)
+        assert cell().startswith("With 4 cards · MXFP4 · "), cell()
+    finally:
+        context.close()
