@@ -24,6 +24,13 @@ const verdicts = require(path.join(__dirname, "..", "..", "docs", "assets", "ver
 
 let data = null;  // the exported data the request being answered names
 const decided = new Map();  // verdicts of the data being read: the same in every language
+const formatters = new Map();
+
+function formatter(ui) {
+  const key = ui.language + JSON.stringify(ui.units);
+  if (!formatters.has(key)) formatters.set(key, new calc.Formatter(ui.language, ui.units));
+  return formatters.get(key);
+}
 const parsed = new Map();  // each file read once: the requests of a test session share a few
 
 function read(file) {
@@ -69,10 +76,10 @@ const tasks = {
              beyond_context: v.beyond_context };
   }),
   answers: (cases) => cases.map((c) => {
-    const f = new calc.Formatter(c.ui.language, c.ui.units);
-    const opts = options(c.options);
+    const f = formatter(c.ui);
+    const opts = options(c.options), view = c.model + "|" + JSON.stringify(opts);
     return data.cards.map((card) => {
-      const key = [c.model, card.id, JSON.stringify(opts)].join("|");
+      const key = view + "|" + card.id;
       if (!decided.has(key)) decided.set(key, verdicts.decide(data, c.model, card.id, opts));
       const v = decided.get(key), e = v.estimate;
       const html = verdicts.answerHtml(v, c.ui, f, c.name), cell = verdicts.cellHtml(v, c.ui, f);
