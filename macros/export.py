@@ -75,6 +75,8 @@ def settings_data(s: Settings) -> dict:
         "shortfall_quant": s.shortfall_quant,
         "reading_speed_tok_s": s.reading_speed_tok_s,
         "vram_tiers_gb": list(s.vram_tiers_gb),
+        # Sets of identical cards offered where one card cannot hold a model (docs/assets/verdict.js).
+        "multi_gpu_counts": list(s.multi_gpu_counts),
         "fit": {"fits": s.fits, "comfortable": s.comfortable},
         # The memory budget of calibrations with fit_rule "budget" (macros/budget.py): the buffer's growth
         # with context and GiB to GB (each card's budget and raised limit are in its record).

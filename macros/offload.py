@@ -198,6 +198,14 @@ class Placement:
         return self.layers - self.cpu_layers
 
 
+def ram_room(system: System, ram: RamSettings, settings: Settings, calibration: Calibration | None = None) -> float:
+    """System RAM llama.cpp may fill beside the card: the size less the seed's reserve, or under the
+    memory budget the modules' binary gigabytes less what the OS keeps (``budget.ram_room_gb``)."""
+    if uses_budget(settings, calibration):
+        return ram_room_gb(system.size_gb, ram.os_keeps_gb)
+    return system.size_gb - ram.os_reserve_gb
+
+
 def place(model: Model, memory: Memory, card: Card, settings: Settings, system: System,
           ram: RamSettings, calibration: Calibration | None = None) -> Placement | None:
     """Where each part goes, or None when card and RAM together cannot hold it.
@@ -214,15 +222,14 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
         return None
     layers = model.architecture.layers
     gpu_room = usable_gb(card, settings, calibration)
-    ram_room = ram_room_gb(system.size_gb, ram.os_keeps_gb) if uses_budget(settings, calibration) \
-        else system.size_gb - ram.os_reserve_gb
+    ram_free = ram_room(system, ram, settings, calibration)
     experts = routed_experts(model)
     if experts is not None:
         split = split_experts(model, layers, memory, experts)
         if split.on_card <= gpu_room:
             gpu_layers = min(layers, math.floor((gpu_room - split.on_card) / split.layer_gb))
             placement = fixed_placement(model, layers, memory, "experts", layers - gpu_layers)
-            if placement.cpu_layers == 0 or placement.ram_gb > ram_room:
+            if placement.cpu_layers == 0 or placement.ram_gb > ram_free:
                 return None
             return placement
     layer_gb = (memory.weights_gb + memory.kv_gb) / layers
@@ -230,7 +237,7 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
     if gpu_layers < 1:
         return None
     placement = fixed_placement(model, layers, memory, "layers", layers - gpu_layers)
-    return placement if placement.ram_gb <= ram_room else None
+    return placement if placement.ram_gb <= ram_free else None
 
 
 @dataclass(frozen=True)

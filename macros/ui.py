@@ -14,8 +14,12 @@ Sentences keep their ``{name}`` placeholders: the browser fills them with escape
 
 from __future__ import annotations
 
-from .export import plural_runs
-from .model_page import fit_label
+from .card_pages import CONTEXT_LIMIT
+from .estimator import load_settings
+from .export import BEYOND_CONTEXT, plural_runs
+from .model_page import FIT_LABELS, fit_label
+from .offload import load_ram
+from .offload_pages import ram_kind_name
 from .phrases import N_, NP_, Phrases, placeholders
 
 
@@ -77,6 +81,61 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
             "unified": g(N_("No: {model} does not run on {device} at these settings. At {quant} it needs {need}, "
                             "{short} more than the {usable} its GPU can use.")),
         },
+        # Only graphics cards run a model with part of it in system memory: one wording.
+        # TRANSLATORS: the browser's answer for the reader's graphics card when the model runs with part of it in
+        # system memory; {device} is its name (no case), {model} a model, {quant} a quantization, {speed} a speed,
+        # {range} a range (18–46). Example: 'Yes, with part of it in system memory (RAM): the GeForce RTX 4090
+        # runs gpt-oss-120b at MXFP4, at about 30.8 tok/s (range 18–46 tok/s).'
+        "answer_offload": g(N_("Yes, with part of it in system memory (RAM): the {device} runs {model} at {quant}, "
+                               "at about {speed} (range {range} tok/s).")),
+        # TRANSLATORS: where a mixture of experts sits; {cpu_layers} and {layers} are numbers of layers, {ram} and
+        # {vram_used} memory, {ram_size} the system memory (64 GB), {ram_kind} its kind (2-channel DDR5-6000).
+        # Example: 'The experts of 25 of its 36 layers sit in RAM (42.5 GB); the rest stays on the card
+        # (20.2 GB). Worked out for 64 GB of 2-channel DDR5-6000.'
+        "answer_offload_experts": g(N_("The experts of {cpu_layers} of its {layers} layers sit in RAM ({ram}); the "
+                                       "rest stays on the card ({vram_used}). Worked out for {ram_size} of "
+                                       "{ram_kind}.")),
+        # TRANSLATORS: where a dense model sits; {cpu_layers}, {gpu_layers} and {layers} are numbers of layers,
+        # {ram} and {vram_used} memory, {ram_size} the system memory, {ram_kind} its kind. Example: '42 of its 80
+        # layers sit in RAM (23.1 GB); the other 38 stay on the card (21.5 GB). Worked out for 64 GB of 2-channel
+        # DDR5-6000.'
+        "answer_offload_layers": g(N_("{cpu_layers} of its {layers} layers sit in RAM ({ram}); the other "
+                                      "{gpu_layers} stay on the card ({vram_used}). Worked out for {ram_size} of "
+                                      "{ram_kind}.")),
+        "answer_offload_dense": g(N_("A dense model reads every layer in RAM for every token, hence the low "
+                                     "figure.")),
+        # TRANSLATORS: the answer when a set of identical graphics cards runs what one cannot; {count} is 2, 4 or 8,
+        # {device} the card's name (no case), {model} a model, {quant} a quantization, {speed} a speed, {range} a
+        # range. Example: 'Yes, with 2 of them: 2 × Radeon Instinct MI350X run Kimi K2 at Q3_K_M, at about
+        # 151 tok/s (range 120–180 tok/s), the model split between the cards.'
+        "answer_multi": g(N_("Yes, with {count} of them: {count} × {device} run {model} at {quant}, at about "
+                             "{speed} (range {range} tok/s), the model split between the cards.")),
+        # TRANSLATORS: after the answer above; {quant} a quantization, {need}, {short} and {usable} memory sizes.
+        # Example: 'One alone cannot: at Q3_K_M it needs 489.5 GB, 230.3 GB more than the 259.2 GB it can use.'
+        "answer_multi_single": g(N_("One alone cannot: at {quant} it needs {need}, {short} more than the {usable} "
+                                    "it can use.")),
+        # TRANSLATORS: after a 'No' for a graphics card; {ram_size} is the system memory (64 GB), {ram_free} what
+        # the operating system leaves of it, {need} what the model needs. Example: 'Part of it in system memory
+        # does not help either: with 64 GB of RAM (56 GB left after the operating system), card and RAM together
+        # hold less than 489.5 GB.'
+        "answer_no_ram": g(N_("Part of it in system memory does not help either: with {ram_size} of RAM "
+                              "({ram_free} left after the operating system), card and RAM together hold less than "
+                              "{need}.")),
+        # TRANSLATORS: as 'Comfortable: it needs …' when the context is already as long as the model reads;
+        # {need} and {vram} are memory sizes. Example: 'Comfortable: it needs 8.0 GB of 24 GB.'
+        "answer_comfortable_no_room": g(N_("Comfortable: it needs {need} of {vram}.")),
+        # TRANSLATORS: as 'Tight: it needs …' when the context is already as long as the model reads; {need} and
+        # {vram} are memory sizes. Example: 'Tight: it needs 21.0 GB of 24 GB.'
+        "answer_tight_no_room": g(N_("Tight: it needs {need} of {vram}.")),
+        # TRANSLATORS: above a llama-server command line in the browser's answer.
+        "answer_run": g(N_("To run it with llama.cpp:")),
+        "beyond_context": g(BEYOND_CONTEXT),
+        "context_limit": g(CONTEXT_LIMIT),
+        # TRANSLATORS: a table cell, beside a quantization and a speed; {count} is a number of identical cards
+        # (2, 4 or 8). Example: 'With 2 cards'.
+        "multi_cell": plural_runs(p, NP_("With {count} card", "With {count} cards"),
+                                  max(load_settings().multi_gpu_counts)),
+        "ram_kinds": {k.id: ram_kind_name(p, k) for k in load_ram().kinds},
         # TRANSLATORS: column headings; {device} is the reader's card or machine (no article is added).
         # Examples: 'On your GeForce RTX 4090', 'On your Apple M4 Max (128 GB) machine'.
         "on_device": {"discrete": g(N_("On your {device}")),
@@ -84,7 +143,7 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
                       # Example: 'On your Apple M4 Max (128 GB) machine'.
                       "unified": g(N_("On your {device} machine"))},
         "this_is_yours": g(N_("This is your device.")),
-        "fit": {key: fit_label(p, key) for key in ("comfortable", "tight", "none")},
+        "fit": {key: fit_label(p, key) for key in FIT_LABELS},
         # TRANSLATORS: a button; {count} is a number of cards. Example: 'Show all 262 cards'.
         "show_all": plural_runs(p, NP_("Show all {count} card", "Show all {count} cards"), largest_count),
         # TRANSLATORS: {all} is the label of the tick box, “Also show cards that cannot run it”, as translated.

@@ -381,26 +381,60 @@ VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, 
 DEVICE = "geforce-rtx-4090"
 
 
-def expected_answer(language: str, model_id: str, card_id: str) -> str:
-    """The model page's answer for one card at the default inputs, from the Python estimator."""
-    from macros.catalogue import load_catalogue
-    from macros.estimator import estimate, load_settings, memory_needed
-    from macros.ui import ui_labels
-    from macros.render import ui_settings
+def row_of(page, card_id: str) -> dict | None:
+    """A card's row in the model page's table as built (shown or kept for "show all"), or None
+    when the table does not list it (the card cannot run the model)."""
+    show_all(page)
+    return page.evaluate("""card => {
+        const row = document.querySelector(`table.tps-table tbody tr[data-card="${card}"]`);
+        if (!row) return null;
+        const speed = row.cells[1];
+        return { fit_key: row.cells[0].className.replace('tps-fit-', ''),
+                 tok_s: speed.firstChild.nodeType === 3 ? speed.firstChild.textContent.trim() : '',
+                 range: (speed.querySelector('small:not(.tps-offload):not(.tps-measured)') || {}).textContent || '',
+                 where: (speed.querySelector('.tps-offload') || {}).textContent || '',
+                 need: row.cells[4].textContent, quant: row.cells[5].textContent };
+    }""", card_id)
 
-    catalogue, settings = load_catalogue(), load_settings()
-    model, card = catalogue.model(model_id), catalogue.card(card_id)
-    p = Phrases(language)
-    f = p.fmt
-    labels = ui_labels(p, ui_settings(), len(catalogue.cards))
-    e = estimate(model, card, settings, settings.calibration("seed"))
-    if e.quant:
-        return str(p.t(labels["answer_yes"][card.kind], device=card.name, model=model.name, quant=e.quant.name,
-                       speed=f.tok_s(e.tok_s), range=f.tok_range(e.tok_s_low, e.tok_s_high)))
-    need = memory_needed(model, settings.quant(settings.min_quality), settings.context_tokens, settings).total_gb
-    usable = settings.fits * card.vram_gb
-    return str(p.t(labels["answer_no"][card.kind], device=card.name, model=model.name, quant=settings.min_quality,
-                   need=f.gb(need), short=f.gb(need - usable), usable=f.gb(usable)))
+
+def answer_kind(page) -> dict:
+    """What the answer box says, as classes: its verdict and, where it fits, how well."""
+    page.wait_for_selector(".tps-mydevice .tps-answer-main", timeout=20000)
+    return page.evaluate("""() => {
+        const box = document.querySelector('.tps-mydevice');
+        const main = box.querySelector('.tps-answer-main');
+        const fit = box.querySelector('[class^="tps-fit-"]');
+        return { kind: main.className.replace('tps-answer-main tps-answer-', ''),
+                 fit: fit ? fit.className.replace('tps-fit-', '') : null,
+                 command: (box.querySelector('code.tps-command') || {}).textContent || '' };
+    }""")
+
+
+def assert_answer_says_the_row(page, card_id: str) -> dict | None:
+    """The answer box says what the card's row of the same page says: the same verdict, quant,
+    speed and range (a card the table leaves out cannot run it alone nor with offload)."""
+    row, said = row_of(page, card_id), answer_kind(page)
+    text = plain(answer_text(page))
+    if row is None:
+        assert said["kind"] in ("no", "multi"), (said, text)
+        return None
+    if row["fit_key"] == "offload":
+        assert said["kind"] == "offload" and said["fit"] == "offload", (said, text)
+    else:
+        assert said == {**said, "kind": "yes", "fit": row["fit_key"]}, (said, row, text)
+    range_text = plain(row["range"]).replace(" ", "")
+    assert plain(row["tok_s"]) in text and row["quant"] in text and range_text in text.replace(" ", ""), (row, text)
+    return row
+
+
+def python_offload(model_id: str, card_id: str):
+    """The Python estimator's offload estimate of a pair at the site's defaults (seed calibration)."""
+    from macros.estimator import load_settings
+    from macros.offload import load_ram, offload_estimate
+
+    catalogue, settings, ram = load_catalogue(), load_settings(), load_ram()
+    return offload_estimate(catalogue.model(model_id), catalogue.card(card_id), settings, settings.calibration("seed"),
+                            ram.system(), ram)
 
 
 def plain(text: str) -> str:
@@ -433,7 +467,7 @@ def test_my_device_is_remembered_and_answered_above_the_fold(browser, server, vi
             prefix = "" if language == "en" else f"{language}/"
             for model_id in ("glm-130b", "llama-3.2-1b"):
                 model = open_page(context, f"{server}{prefix}models/{model_id}/", errors)
-                assert plain(answer_text(model)) == plain(expected_answer(language, model_id, DEVICE))
+                assert_answer_says_the_row(model, DEVICE)
                 box = model.locator(".tps-mydevice").bounding_box()
                 table = model.locator("table.tps-table, .tps-nofit").first.bounding_box()
                 assert box["y"] + box["height"] <= VIEWPORTS[viewport]["height"] and box["y"] < table["y"]
@@ -456,8 +490,13 @@ def test_my_device_is_remembered_and_answered_above_the_fold(browser, server, vi
         index.wait_for_selector("#tps-models th.tps-yours")
         marks = index.eval_on_selector_all("#tps-models tbody tr", """rows => rows.map(r =>
             [r.cells[0].textContent, r.querySelector('td.tps-yours').textContent])""")
-        assert dict(marks)["GLM-130B"] == Phrases("en").gettext("Does not fit")
-        assert dict(marks)["Llama 3.2 1B"].startswith("Q8_0")
+        # The column says what the model pages' tables say: offload where they run it with part in RAM.
+        marks = dict(marks)
+        assert marks["Kimi K2"] == Phrases("en").gettext("Does not fit")
+        assert marks["Llama 3.2 1B"].startswith("Q8_0")
+        offloaded = python_offload("gpt-oss-120b", DEVICE)
+        speed = Phrases("en").fmt.tok_s(offloaded.tok_s)
+        assert marks["gpt-oss-120b"] == f"With offload · {offloaded.quant.name} · {speed}"
         cards = context.new_page()
         cards.goto(f"{server}cards/")
         cards.wait_for_selector("#tps-cards .tps-yours-mark")
@@ -477,7 +516,9 @@ def test_my_device_is_remembered_and_answered_above_the_fold(browser, server, vi
         page.eval_on_selector("a[hreflang=fr]", "a => a.click()")
         page.wait_for_url("**/fr/models/glm-130b/**")
         assert page.url.endswith(f"/fr/models/glm-130b/?card={DEVICE}&context=8192#cards")
-        assert plain(answer_text(page)).startswith("Non : votre GeForce RTX 4090 ne peut pas faire tourner GLM-130B")
+        assert "GeForce RTX 4090" in answer_text(page)
+        page.wait_for_selector("form.tps-inputs[data-state=ready]", state="attached", timeout=20000)
+        assert_answer_says_the_row(page, DEVICE)
     finally:
         fresh.close()
 

@@ -81,6 +81,17 @@ def test_a_hostile_model_page_runs_no_script(hostile_server, browser_page, langu
     page.check("input[name=all]")
     page.wait_for_timeout(300)
     assert dialogs == []
+    # The "My device" answer writes the model's name into its sentences: as text, never as markup.
+    # A graphics card of the copy's sample and a machine: their answers word the name differently.
+    graphics = page.evaluate("() => window.tpsCalculator.loadData().then(d => d.cards.find(c => c.kind === "
+                             "'discrete' && c.vram_gb >= 12).id)")
+    for card in (graphics, "apple-m1-max-32gb"):
+        page.goto(f"{hostile_server}{language}models/{model_id}/?card={card}")
+        page.wait_for_selector(".tps-mydevice .tps-answer-main", timeout=20000)
+        page.wait_for_timeout(300)
+        markup = page.eval_on_selector(".tps-mydevice", "b => b.querySelectorAll('img, script, svg, iframe').length")
+        assert markup == 0, card
+    assert dialogs == []
 
 
 @pytest.mark.parametrize("path", ["", "models/", "cards/", "nl/models/", "cards/apple-m1-max-32gb/"])

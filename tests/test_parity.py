@@ -359,3 +359,127 @@ def test_js_offload_rows_follow_the_ram_inputs(exported, catalogue, settings):
     # 71 GB at Q4_K_M: a 24 GB card with 64 GB of RAM runs it, with 32 GB it does not.
     assert "geforce-rtx-4090" in slow and "geforce-rtx-4090" in fast and "geforce-rtx-4090" not in small
     assert len(small) < len(slow)
+
+
+# ---------------------------------------------------------------- the verdict (docs/assets/verdict.js)
+
+# Pairs of every kind the review of 2026-12-01 met (classes A, B, D, G, H): fits, MoE and dense
+# offload, a set of cards where no single one holds it, unified memory, gpt-oss in its one format,
+# a console, a context beyond the model's maximum.
+VERDICT_PAIRS = [
+    ("llama-3.1-8b", "geforce-rtx-3060-12gb", {}), ("qwen2.5-32b", "geforce-rtx-4090", {}),
+    ("gpt-oss-120b", "geforce-rtx-4090", {}), ("qwen3.5-35b-a3b", "geforce-rtx-4070", {}),
+    ("qwen3-30b-a3b", "geforce-rtx-4060-mobile", {}), ("glm-4.5-air", "geforce-rtx-3090", {}),
+    ("llama-3.1-70b", "geforce-rtx-4090", {}), ("llama-3.1-70b", "geforce-rtx-4090", {"ram": 16}),
+    ("mistral-large-2", "geforce-rtx-3090", {}), ("llama-3.1-405b", "radeon-instinct-mi300x", {}),
+    ("kimi-k2", "radeon-instinct-mi350x", {}), ("kimi-k2", "h200-sxm-141gb", {}),
+    ("glm-5", "radeon-instinct-mi325x", {}),
+    ("glm-5", "b200", {}), ("deepseek-r1", "h100-sxm5-80gb", {}), ("kimi-k2", "geforce-rtx-4090", {}),
+    ("deepseek-r1", "apple-m3-ultra-512gb", {}), ("kimi-k2", "apple-m3-ultra-512gb", {}),
+    ("gpt-oss-120b", "amd-ryzen-ai-max-plus-395-128gb", {}), ("gpt-oss-120b", "apple-m4-pro-48gb", {}),
+    ("qwen3-235b-a22b", "nvidia-dgx-spark-128gb", {}),
+    ("gpt-oss-20b", "geforce-rtx-3060-12gb", {}), ("gpt-oss-120b", "radeon-instinct-mi210", {}),
+    ("gpt-oss-120b", "rtx-pro-5000-72gb-blackwell", {"context": 131072}),
+    ("gpt-oss-120b", "geforce-rtx-4090", {"floor": "Q8_0"}), ("gpt-oss-120b", "apple-m4-pro-48gb", {"floor": "Q8_0"}),
+    ("gpt-oss-120b", "nintendo-switch-2", {}), ("lfm2-350m", "nintendo-switch-2", {}),
+    ("falcon-7b", "geforce-rtx-4090", {}), ("falcon-40b", "geforce-rtx-4090", {"context": 32768}),
+    ("qwen3-30b-a3b", "geforce-rtx-3060-12gb", {"kv": "q8_0", "context": 32768}),
+    ("qwen3-30b-a3b", "geforce-rtx-4090", {"ram": 128, "ram_kind": "ddr5-4800-8ch", "context": 131072}),
+]
+
+
+def python_verdict(model, card, settings, ram, case: dict) -> dict:
+    """The verdict as the Python estimator gives it: the fit (estimator.estimate), else offload
+    (offload.offload_estimate), else the smallest set of this graphics card that holds it
+    (figures.multi_card on this card alone), else none, with the shortfall at the model's own
+    format or the floor (figures.missed_by)."""
+    from macros.commands import row_command
+    from macros.estimator import calibrated_memory, candidate_memories, memory_needed, usable_gb
+    from macros.figures import missed_by, multi_card
+    from macros.offload import offload_estimate, ram_room
+
+    calibration = settings.calibration(case["calibration"])
+    context, kv = case["context"], case["kv"]
+    floor = settings.quant(case["floor"] or settings.min_quality).name
+    system = ram.system(case["ram"], case["ram_kind"])
+    limit = model.architecture.max_context if model.architecture else None
+    out = {"beyond_context": bool(limit) and context > limit, "count": 1, "reason": None, "shortfall_quant": None,
+           "shortfall_gb": None, "mode": None, "cpu_layers": None}
+    e = estimate(model, card, settings, calibration, context=context, floor=floor, kv_precision=kv,
+                 ceiling=case["ceiling"])
+    if not e.fits:
+        e = offload_estimate(model, card, settings, calibration, system, ram, context, floor, kv_precision=kv) or e
+    if e.fits:
+        placement = getattr(e, "placement", None)
+        offloads = e.fit == "offload"
+        return {**out, "kind": "offload" if offloads else "fits", "fit": None if offloads else e.fit,
+                "quant": e.quant.name, "need_gb": e.need_gb, "tok_s": e.tok_s,
+                "command": row_command(model, e, context, kv), "mode": placement.mode if placement else None,
+                "cpu_layers": placement.cpu_layers if placement else None}
+    candidates = candidate_memories(model, settings, context, floor, None, kv, case["ceiling"])
+    multi = multi_card(model, [card], settings, calibration, candidates, context) \
+        if card.kind == "discrete" and not card.unified else None
+    miss = missed_by(model, card, settings, context, floor, kv, quant_name=floor)
+    need = calibrated_memory(memory_needed(model, settings.quant(miss.quant_name), context, settings, kv), context,
+                             settings, calibration).total_gb
+    usable = usable_gb(card, settings, calibration)
+    free = max(0.0, ram_room(system, ram, settings, calibration))
+    reason = "shared_memory" if card.kind != "discrete" or card.unified else \
+        "ram" if need > usable + free else "placement"
+    out.update(reason=reason, shortfall_quant=miss.quant_name, shortfall_gb=need - usable)
+    if multi:
+        best = multi.cheapest
+        return {**out, "kind": "multi", "fit": None, "count": multi.count, "quant": best.quant.name,
+                "need_gb": best.need_gb, "tok_s": best.tok_s,
+                "command": row_command(model, best, context, kv, gpus=multi.count)}
+    return {**out, "kind": "none", "fit": None, "quant": None, "need_gb": need, "tok_s": None, "command": None}
+
+
+def test_js_verdict_matches_python(exported, catalogue, settings):
+    """docs/assets/verdict.js (what the "My device" answer and the "On your …" column say) equals
+    the Python estimator's verdict on the pairs above and on random ones, with random RAM, KV
+    precision, floor, ceiling and context; every kind and every reason comes up."""
+    from macros.offload import load_ram
+
+    ram = load_ram()
+    rng = random.Random(SEED + 4)
+    quants = [q.name for q in settings.quants if not q.native_only]
+    base = {"context": settings.context_tokens, "floor": None, "ceiling": None, "kv": None,
+            "ram": ram.default_size_gb, "ram_kind": ram.default_kind, "calibration": settings.default_calibration}
+    cases = [{**base, **extra, "model": m, "card": c} for m, c, extra in VERDICT_PAIRS
+             if m in catalogue.models_by_id and c in catalogue.cards_by_id]
+    assert len(cases) == len(VERDICT_PAIRS), "a pair of the review is no longer in the catalogue"
+    for _ in range(1500):
+        cases.append({"model": rng.choice(catalogue.models).id, "card": rng.choice(catalogue.cards).id,
+                      "context": rng.choice([2048, 4096, 8192, 32768, 131072, 262144]),
+                      "floor": rng.choice(quants + [None]), "ceiling": rng.choice(quants[:4] + [None, None]),
+                      "kv": rng.choice(sorted(settings.kv_bytes_per_element) + [None]),
+                      "ram": rng.choice([0, 16, 32, 64, 128, 256]), "ram_kind": rng.choice(ram.kinds).id,
+                      "calibration": settings.default_calibration})
+    answers = run_node("verdicts", cases, exported)
+    kinds, reasons, beyond = Counter(), Counter(), 0
+    for case, js in zip(cases, answers, strict=True):
+        py = python_verdict(catalogue.model(case["model"]), catalogue.card(case["card"]), settings, ram, case)
+        for key in ("kind", "fit", "quant", "count", "command", "mode", "cpu_layers", "reason", "shortfall_quant",
+                    "beyond_context"):
+            assert js[key] == py[key], (case, key, js[key], py[key])
+        for key in ("need_gb", "tok_s", "shortfall_gb"):
+            assert one_decimal(js[key]) == one_decimal(py[key]), (case, key, js[key], py[key])
+        if js["kind"] in ("none", "multi"):
+            assert js["shortfall_gb"] > 0, case  # never "0.0 GB more" nor "-2.4 GB more"
+        kinds[js["kind"]] += 1
+        reasons[js["reason"]] += 1
+        beyond += js["beyond_context"]
+    print(f"\nverdict parity: {len(cases)} cases, kinds {dict(kinds)}, reasons {dict(reasons)}, "
+          f"beyond context {beyond}")
+    assert min(kinds[k] for k in ("fits", "offload", "multi", "none")) >= 5, kinds
+    assert min(reasons[r] for r in ("shared_memory", "ram", "placement")) >= 1, reasons
+    assert beyond >= 5
+    named = {(c["model"], c["card"], json.dumps({k: c[k] for k in ("context", "floor", "ram")})): a["kind"]
+             for c, a in zip(cases, answers, strict=False)}
+    default = json.dumps({"context": settings.context_tokens, "floor": None, "ram": ram.default_size_gb})
+    # The review's flagship pairs (issue #23): the table's answer, not "No".
+    assert named["gpt-oss-120b", "geforce-rtx-4090", default] == "offload"
+    assert named["qwen3.5-35b-a3b", "geforce-rtx-4070", default] == "offload"
+    assert named["kimi-k2", "radeon-instinct-mi350x", default] == "multi"
+    assert named["glm-5", "radeon-instinct-mi325x", default] == "multi"

@@ -159,6 +159,17 @@
       : settings.fit.fits * card.vram_gb;
   }
 
+  // A set of ``count`` identical cards as one device with count times the memory (figures.multi_card):
+  // under the budget the set's budget is the card's own plus the other cards' whole memory, as
+  // macros/budget.py device_budget_gb works it out for the pooled card.
+  function pooledCard(card, count, settings) {
+    var pooled = Object.assign({}, card, { vram_gb: card.vram_gb * count });
+    if (card.budget_gb != null && settings.budget) {
+      pooled.budget_gb = card.budget_gb + (count - 1) * card.vram_gb * settings.budget.gb_per_gib;
+    }
+    return pooled;
+  }
+
   // The memory a run needs under the calibration: with the budget, llama.cpp's compute buffer at the
   // context in place of the flat buffer (macros/estimator.py calibrated_memory).
   function calibratedMemory(memory, context, settings, calibration) {
@@ -425,13 +436,19 @@
              kv_gpu_share: gpuLayers / layers };
   }
 
+  // System RAM llama.cpp may fill beside the card (macros/offload.py ram_room): the size less the
+  // seed's reserve, or under the budget the modules' binary gigabytes less what the OS keeps.
+  function ramRoomGb(system, settings, ram, calibration) {
+    return usesBudget(settings, calibration) ? system.size_gb * settings.budget.gb_per_gib - ram.os_keeps_gb
+      : system.size_gb - ram.os_reserve_gb;
+  }
+
   // Where each part goes, or null when card and RAM together cannot hold it.
   function place(model, memory, card, settings, system, ram, calibration) {
     if (card.unified || !model.architecture || card.vram_gb <= 0) return null;
     var layers = model.architecture.layers;
     var gpuRoom = usableGb(card, settings, calibration);
-    var ramRoom = usesBudget(settings, calibration) ? system.size_gb * settings.budget.gb_per_gib - ram.os_keeps_gb
-      : system.size_gb - ram.os_reserve_gb;
+    var ramRoom = ramRoomGb(system, settings, ram, calibration);
     var expertsB = expertParametersB(model);
     if (expertsB !== null) {
       var split = splitExperts(model, memory, expertsB);
@@ -938,11 +955,13 @@
     quant: quant, allowedQuants: allowedQuants, modelQuants: modelQuants, weightsGb: weightsGb, kvCacheGb: kvCacheGb,
     memoryNeeded: memoryNeeded, efficiency: efficiency, tokensPerSecond: tokensPerSecond, verdict: verdict,
     candidateMemories: candidateMemories, estimate: estimate, estimateOne: estimateOne, modelFigures: modelFigures,
+    pooledCard: pooledCard, usableGb: usableGb, calibratedMemory: calibratedMemory, ramRoomGb: ramRoomGb,
     roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, fillPhrase: fillPhrase, cardName: cardName,
     pluralText: pluralLabel, parseContext: parseContext, rowHtml: rowHtml, rowsHtml: rowsHtml,
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
-    speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, llamaServer: llamaServer,
+    speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, offloadCandidates: offloadCandidates,
+    ramSystem: ramSystem, llamaServer: llamaServer,
     cardFigures: cardFigures, cardTablesHtml: cardTablesHtml,
   };
 

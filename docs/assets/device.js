@@ -1,20 +1,20 @@
 // "My device": the reader picks their GPU or machine once (remembered in this browser), and
-// every page answers for it: a yes/no above the fold of a model page, a column on the card
-// pages and the models index. The figures come from the calculator's own estimator
-// (window.tpsCalculator, docs/assets/calculator.js) on the site's one data file; the words
-// from the page's translated labels (<script id="tps-ui">, macros/ui.py).
+// every page answers for it: the verdict above the fold of a model page, a column on the card
+// pages and the models index. The verdict and its words come from docs/assets/verdict.js, which
+// asks the calculator's own estimator (window.tpsCalculator, docs/assets/calculator.js) on the
+// site's one data file; the words from the page's translated labels (<script id="tps-ui">, macros/ui.py).
 //
 // ``?card=<id>`` on a model page shows the answer for that card to anyone who opens the link,
 // without changing the device they chose.
 (function () {
   "use strict";
 
-  var calc = window.tpsCalculator;
+  var calc = window.tpsCalculator, verdicts = window.tpsVerdict;
   var holder = document.getElementById("tps-ui");
-  if (!calc || !holder) return;
+  if (!calc || !verdicts || !holder) return;
   var ui = JSON.parse(holder.textContent);
   var f = new calc.Formatter(ui.language, ui.units);
-  var escapeHtml = calc.escapeHtml, fillPhrase = calc.fillPhrase;
+  var escapeHtml = calc.escapeHtml;
   var STORAGE_KEY = "tps-atlas-device";
   var RESULTS = 8;
 
@@ -194,41 +194,22 @@
     var last = calc.last && calc.last.state;
     if (last) return last;
     var form = page.querySelector("form.tps-inputs");
-    var options = form ? {
-      quants: Array.from(form.elements.floor.options).map(function (o) { return o.value; }),
-      kv: form.elements.kv ? Array.from(form.elements.kv.options).map(function (o) { return o.value; }) : [],
-    } : {};
+    var values = function (select) { return select ? Array.from(select.options).map(function (o) { return o.value; }) : []; };
+    var options = form ? { quants: values(form.elements.floor), kv: values(form.elements.kv),
+                           ramKinds: values(form.elements.ramkind) } : {};
     var defaults = labels ? labels.defaults : { context: data.settings.context_tokens, floor: data.settings.min_quality };
     return calc.readState(window.location.search, defaults, options);
   }
 
-  // A phrase worded for the device's kind (a graphics card, or a machine or chip: macros/ui.py).
-  function forKind(phrases, card) {
-    return phrases[card.kind] || phrases.discrete;
+  // A view's state as the estimator's options.
+  function inputs(state) {
+    return { context: state.context, floor: state.floor, kvPrecision: state.kv, ceiling: state.ceiling,
+             ramGb: state.ram, ramKind: state.ramkind };
   }
 
-  // One model on one device, as a few plain sentences.
+  // One model on one device, as a few plain sentences (docs/assets/verdict.js).
   function answerHtml(modelId, modelName, card, state) {
-    var options = { context: state.context, floor: state.floor, kvPrecision: state.kv, ceiling: state.ceiling };
-    var e = calc.estimateOne(data, modelId, card.id, options);
-    var values = { device: card.name, model: modelName, vram: f.vram(card.vram_gb) };
-    if (e.quant) {
-      values.quant = e.quant.name;
-      values.speed = f.tokS(e.tok_s);
-      values.range = f.tokRange(e.tok_s_low, e.tok_s_high);
-      values.need = f.gb(e.need_gb);
-      return '<p class="tps-answer-main tps-answer-yes">' + fillPhrase(forKind(ui.answer_yes, card), values) + "</p>" +
-        '<p class="tps-fit-' + e.fit + '">' + fillPhrase(e.fit === "comfortable" ? ui.answer_comfortable : ui.answer_tight, values) + "</p>";
-    }
-    // How far short: what the least memory-hungry allowed quant needs, minus what the card can use.
-    var floorQuant = calc.quant(data.settings, state.floor);
-    var need = calc.memoryNeeded(data.models[modelId], floorQuant, state.context, data.settings, state.kv).total_gb;
-    var usable = data.settings.fit.fits * card.vram_gb;
-    values.quant = floorQuant.name;
-    values.need = f.gb(need);
-    values.short = f.gb(need - usable);
-    values.usable = f.gb(usable);
-    return '<p class="tps-answer-main tps-answer-no">' + fillPhrase(forKind(ui.answer_no, card), values) + "</p>";
+    return verdicts.answerHtml(verdicts.decide(data, modelId, card.id, inputs(state)), ui, f, modelName);
   }
 
   function renderModelAnswer(box) {
@@ -270,22 +251,16 @@
     var th = document.createElement("th");
     th.scope = "col";
     th.className = "tps-yours";
-    th.textContent = fillText(forKind(ui.on_device, d), { device: d.name });
+    th.textContent = fillText(verdicts.forKind(ui.on_device, d), { device: d.name });
     head.appendChild(th);
     // The card page's inputs where it has them, else the defaults.
-    var inputs = state ? { context: state.context, floor: state.floor, kvPrecision: state.kv, ceiling: state.ceiling }
-      : { context: data.settings.context_tokens, floor: data.settings.min_quality };
+    var options = state ? inputs(state) : {};
     Array.from(table.tBodies[0].rows).forEach(function (row) {
       var link = row.cells[linkCell] && row.cells[linkCell].querySelector("a");
       var match = link && /\/models\/([a-z0-9.-]+)\/$/.exec(link.pathname);
       var td = document.createElement("td");
       td.className = "tps-yours";
-      if (match && data.models[match[1]]) {
-        var e = calc.estimateOne(data, match[1], d.id, inputs);
-        td.innerHTML = e.quant
-          ? '<span class="tps-fit-' + e.fit + '">' + escapeHtml(e.quant.name) + "</span> · " + escapeHtml(f.tokS(e.tok_s))
-          : '<span class="tps-fit-none">' + escapeHtml(ui.fit.none) + "</span>";
-      }
+      if (match && data.models[match[1]]) td.innerHTML = verdicts.cellHtml(verdicts.decide(data, match[1], d.id, options), ui, f);
       row.appendChild(td);
     });
     calc.labelColumns(table);

@@ -10,13 +10,27 @@
 //   page       [{labels, state}] -> [{rows_html, tiles_html}] (labels: a page's tps-calculator JSON)
 //   working    [{labels, card}] -> [worked example html] at the page's defaults
 //   offload    [{model, card, context, floor, kv, ram, ram_kind}] -> [{fit, quant, tok_s, placement, command, ...}]
+//   verdicts   [{model, card, context, floor, ceiling, kv, ram, ram_kind}] -> [{kind, fit, quant, count, command,
+//              reason, shortfall_quant, shortfall_gb, ...}] (docs/assets/verdict.js)
+//   answers    [{model, name, ui, options}] -> per case, per card of the data: [card, kind, fit, quant, speed, range,
+//              need, shown, shortfall_gb] as the "My device" answer of a model page words it (ui: the page's
+//              tps-ui labels; shown: whether the answer and the "On your …" cell print those figures)
 "use strict";
 
 const fs = require("fs");
 const path = require("path");
 const calc = require(path.join(__dirname, "..", "..", "docs", "assets", "calculator.js"));
+const verdicts = require(path.join(__dirname, "..", "..", "docs", "assets", "verdict.js"));
 
 let data = null;  // the exported data the request being answered names
+const decided = new Map();  // verdicts of the data being read: the same in every language
+const formatters = new Map();
+
+function formatter(ui) {
+  const key = ui.language + JSON.stringify(ui.units);
+  if (!formatters.has(key)) formatters.set(key, new calc.Formatter(ui.language, ui.units));
+  return formatters.get(key);
+}
 const parsed = new Map();  // each file read once: the requests of a test session share a few
 
 function read(file) {
@@ -54,6 +68,35 @@ const tasks = {
              mode: p && p.mode, cpu_layers: p && p.cpu_layers, ram_gb: p && p.ram_gb, gpu_gb: p && p.gpu_gb,
              command: e.quant ? calc.llamaServer(c.model, e, c.context, c.kv, 1) : null };
   }),
+  verdicts: (cases) => cases.map((c) => {
+    const v = verdicts.decide(data, c.model, c.card, options(c));
+    const e = v.estimate, p = e && e.placement;
+    return { kind: v.kind, fit: v.fit, quant: e ? e.quant.name : null, need_gb: v.need_gb, tok_s: e && e.tok_s,
+             tok_s_low: e && e.tok_s_low, tok_s_high: e && e.tok_s_high, count: v.count, command: v.command,
+             mode: p ? p.mode : null, cpu_layers: p ? p.cpu_layers : null, ram_gb: p ? p.ram_gb : null,
+             reason: v.reason, shortfall_quant: v.shortfall_quant, shortfall_gb: v.shortfall_gb,
+             beyond_context: v.beyond_context };
+  }),
+  answers: (cases) => cases.map((c) => {
+    const f = formatter(c.ui);
+    const opts = options(c.options), view = c.model + "|" + JSON.stringify(opts);
+    return data.cards.map((card) => {
+      const key = view + "|" + card.id;
+      if (!decided.has(key)) decided.set(key, verdicts.decide(data, c.model, card.id, opts));
+      const v = decided.get(key), e = v.estimate;
+      const html = verdicts.answerHtml(v, c.ui, f, c.name), cell = verdicts.cellHtml(v, c.ui, f);
+      const shows = (text) => html.indexOf(calc.escapeHtml(text)) >= 0;
+      if (!e) {
+        return [card.id, v.kind, null, null, null, null, null,
+                shows(v.shortfall_quant) && shows(f.gb(v.shortfall_gb)) && cell.indexOf(calc.escapeHtml(c.ui.fit.none)) >= 0,
+                v.shortfall_gb];
+      }
+      const speed = f.tokS(e.tok_s), range = f.tokRange(e.tok_s_low, e.tok_s_high);
+      return [card.id, v.kind, v.fit, e.quant.name, speed, range, f.gb(e.need_gb),
+              shows(speed) && shows(range) && shows(e.quant.name) && cell.indexOf(calc.escapeHtml(speed)) >= 0,
+              v.shortfall_gb];
+    });
+  }),
   format: (cases) => cases.map((c) => {
     const f = new calc.Formatter(c.language, c.units);
     return c.calls.map(([method, ...args]) => f[method](...args));
@@ -77,7 +120,9 @@ const tasks = {
 };
 
 function answer(request) {
-  data = request.data ? read(request.data) : null;
+  const next = request.data ? read(request.data) : null;
+  if (next !== data) decided.clear();
+  data = next;
   const started = process.hrtime.bigint();
   const answers = tasks[request.task](request.cases);
   return { answers: answers, elapsed_ms: Number(process.hrtime.bigint() - started) / 1e6 };
