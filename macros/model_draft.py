@@ -25,6 +25,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from .catalogue import (DATA_DIR, ID_PATTERN, MAX_CONTEXT, MAX_EXPERTS, MAX_HEAD_DIM, MAX_HEADS, MAX_LAYERS,
                         load_models, name_key, read_model)
@@ -98,7 +99,9 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
     if heads % kv_heads:
         raise text.error("num_key_value_heads", f"a divisor of num_attention_heads ({heads})", kv_heads)
     head_dim = text.integer("head_dim", required=False, minimum=1, maximum=MAX_HEAD_DIM)
-    if head_dim is None:
+    if head_dim is None and "kv_lora_rank" in text.data:  # latent attention: heads have their own sizes
+        head_dim = 0
+    elif head_dim is None:
         if hidden % heads:
             raise text.error("num_attention_heads", f"a divisor of hidden_size ({hidden:,}) when head_dim "
                              "is not given", heads)
@@ -119,9 +122,9 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
     active = None
     if mlp.experts is not None:
         active = total - mlp.inactive - (0 if tied else embedding)
-    if text.integer("num_nextn_predict_layers", required=False, minimum=0, maximum=MAX_LAYERS):
-        notes.append("the multi-token prediction layers (num_nextn_predict_layers) are not counted: "
-                     "llama.cpp does not run them")
+    for field in ("num_nextn_predict_layers", "mtp_num_hidden_layers"):
+        if text.integer(field, required=False, minimum=0, maximum=MAX_LAYERS):
+            notes.append(f"the multi-token prediction layers ({field}) are not counted: llama.cpp does not run them")
     vision = _vision_parameters(root, notes)
     parameters_b = total / 1e9
     _check_card_figure(card_text, parameters_b, notes)
@@ -130,10 +133,11 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
         id=model_id, name=name or _name(model_id), parameters_b=parameters_b,
         active_parameters_b=None if active is None else active / 1e9,
         experts_total=mlp.experts, experts_active=mlp.experts_active,
-        vision_encoder_b=None if vision is None else vision / 1e9,
+        vision_encoder_b=vision / 1e9 if isinstance(vision, int) else None,
         native_format=_native_format(root, notes), layout=layout,
         huggingface=_repository(root), license=license_id, notes=tuple(notes),
-        gaps=tuple(f for f in GAP_FIELDS if not (f == "license" and license_id or f == "name" and name)),
+        gaps=tuple(f for f in GAP_FIELDS if not (f == "license" and license_id or f == "name" and name
+                                                 or f == "vision_encoder_b" and vision != "unknown")),
     )
 
 
@@ -195,7 +199,10 @@ def _attention_parameters(text: _Config, layout: Layout, hidden: int, heads: int
         query = hidden * q_rank + q_rank * heads * (nope + rope) if q_rank else hidden * heads * (nope + rope)
         per_layer = query + hidden * (kv_rank + rope) + kv_rank * heads * (nope + value) + heads * value * hidden
         return per_layer * layout.layers
-    full = heads * head_dim * hidden * 2 + 2 * hidden * kv_heads * head_dim
+    # A gated attention output (Qwen3-Next, Qwen3.5 and later: attn_output_gate) doubles the query
+    # projection: it also gives the gate.
+    gate = 2 if text.boolean("attn_output_gate", required=False) else 1
+    full = heads * head_dim * hidden * (1 + gate) + 2 * hidden * kv_heads * head_dim
     linear_layers = layout.linear_attention_layers or 0
     linear = 0
     if linear_layers:
@@ -225,9 +232,12 @@ def _feed_forward(text: _Config, layers: int, hidden: int, notes: list[str]) -> 
     if experts is None:
         assert intermediate is not None
         return _FeedForward(3 * hidden * intermediate * layers, 0, None, None)
-    active = text.integer("num_experts_per_tok", minimum=1, maximum=MAX_EXPERTS)
+    # Configs name it three ways (transformers, gpt-oss, Kimi).
+    key = next((k for k in ("num_experts_per_tok", "experts_per_token", "num_experts_per_token") if k in text.data),
+               "num_experts_per_tok")
+    active = text.integer(key, minimum=1, maximum=MAX_EXPERTS)
     if active > experts:
-        raise text.error("num_experts_per_tok", f"at most the number of experts ({experts})", active)
+        raise text.error(key, f"at most the number of experts ({experts})", active)
     expert_width = text.width("moe_intermediate_size", required=intermediate is None) or intermediate
     assert expert_width is not None
     expert = 3 * hidden * expert_width
@@ -250,11 +260,17 @@ def _feed_forward(text: _Config, layers: int, hidden: int, notes: list[str]) -> 
     return _FeedForward(total, moe_layers * (experts - active) * expert, experts, active)
 
 
-def _vision_parameters(root: _Config, notes: list[str]) -> int | None:
+def _vision_parameters(root: _Config, notes: list[str]) -> int | None | Literal["unknown"]:
+    """The vision encoder's parameters; "unknown" where its config names its sizes in a way this
+    drafter does not read (Kimi's vt_ fields): then vision_encoder_b is left as a gap."""
     vision = root.mapping("vision_config", required=False)
     if vision is None:
         return None
     vision = _Config(vision.file, vision.data, vision.prefix)
+    if "hidden_size" not in vision.data or "intermediate_size" not in vision.data:
+        notes.append("vision_config does not give hidden_size and intermediate_size: the vision encoder's size "
+                     "is a gap to fill from the model card")
+        return "unknown"
     width = vision.width("hidden_size")
     assert width is not None
     depth = vision.integer("depth", required=False, minimum=1, maximum=MAX_LAYERS) \

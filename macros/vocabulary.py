@@ -138,4 +138,4 @@ CALIBRATIONS = {
 # Fields of a model record that a drafted record (`tps-atlas catalogue add-model`) leaves to be
 # filled: a config.json cannot give them. `tps-atlas catalogue check` reports each until filled.
 GAP_FIELDS = ("name", "organisations", "organisation_types", "countries", "published", "license",
-              "training_compute_flop", "checked")
+              "training_compute_flop", "checked", "vision_encoder_b")

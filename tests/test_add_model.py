@@ -22,6 +22,8 @@ ARCHITECTURES = {
     "hybrid linear attention MoE": ("qwen3-next-80b-a3b.json", "qwen3-next-80b-a3b"),
     "vision-language": ("qwen2.5-vl-7b-instruct.json", "qwen2.5-vl-7b"),
     "MoE in MXFP4, alternating window": ("gpt-oss-20b.json", "gpt-oss-20b"),
+    "Qwen3.8: hybrid linear attention MoE, gated attention": ("qwen3.8-2.4t-a95b.json", "qwen3.8-2.4t-a95b"),
+    "Qwen3.8 27B: dense hybrid with a vision encoder": ("qwen3.8-27b.json", "qwen3.8-27b"),
 }
 
 
@@ -59,8 +61,8 @@ def estimate_row(tps_atlas, *model, card="geforce-rtx-4090"):
     return next(r for r in json.loads(out)["rows"] if r["card_id"] == card)
 
 
-@pytest.mark.parametrize("config, record",
-                         [ARCHITECTURES["dense GQA"], ARCHITECTURES["sliding window + vision encoder"]])
+@pytest.mark.parametrize("config, record", [ARCHITECTURES["dense GQA"], ARCHITECTURES["sliding window + vision encoder"],
+                                            ARCHITECTURES["Qwen3.8 27B: dense hybrid with a vision encoder"]])
 def test_the_drafted_record_gives_the_hand_checked_memory_and_speed_on_a_24_gb_card(tmp_path, config, record, add,
                                                                                     tps_atlas):
     add(tmp_path, CONFIGS / config, "--id", record, "--name", "Drafted")
