@@ -113,6 +113,18 @@ def device_budget_gb(card: Card, budget: MemoryBudget) -> float:
     return memory - budget.driver_reserve_gb - (budget.display_reserve_gb if keeps_display(card, budget) else 0.0)
 
 
+def headless_budget_gb(card: Card, budget: MemoryBudget) -> float:
+    """What llama.cpp may allocate on a host that drives no screen (a cloud GPU server): the device's
+    budget without the display reserve. Only a measured run or report can say its host is headless;
+    the pages assume a desktop.
+
+    >>> b = MemoryBudget(0.45, 0.5, ("Laptop",), ("HBM3",), 0.5, 0.0, {}, {})
+    >>> round(headless_budget_gb(Card("c", "GeForce RTX 3090", "NVIDIA", 24, 936.0, None), b), 2)
+    25.32
+    """
+    return device_budget_gb(card, budget) + (budget.display_reserve_gb if keeps_display(card, budget) else 0.0)
+
+
 def raised_limit(card: Card, budget: MemoryBudget) -> RaisedLimit | None:
     """The GPU's budget once its share is raised, where the machine allows more than by default."""
     if not card.unified or not card.raise_method or not card.system_memory_gb:

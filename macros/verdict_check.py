@@ -19,8 +19,9 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from .catalogue import Card, Catalogue, Model
+from .budget import headless_budget_gb
 from .estimator import (Calibration, Memory, Quant, Settings, calibrated_memory, memory_needed, raised_fit,
-                        usable_gb)
+                        usable_gb, uses_budget)
 from .measured import Run
 from .offload import RamSettings, offload_estimate
 from .oom_reports import OomReport
@@ -30,6 +31,9 @@ RAM_SIZE = re.compile(r"(?:(\d+)\s*x\s*)?(\d+)\s*GB")
 # The memory of the device a row ran on, where its device column states it ("modified 22 GB card",
 # "64 GB LPDDR5X"): runs of a chip are filed under one catalogue size; "616 GB/s" is no size.
 DEVICE_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*GB(?!/s)")
+# A host that drives no screen, where the row's device column says so ("RunPod cloud host, headless"):
+# the card keeps no display reserve (macros/budget.py headless_budget_gb).
+HEADLESS = re.compile(r"\bheadless\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -119,10 +123,17 @@ class Judge:
                            vision_encoder_b=None)
         return Model(model_id or "row", name, "row", True, params_b, active_b)
 
+    def room_gb(self, card: Card, device: str) -> float:
+        """What the device gives the load; on a host the row calls headless, no display reserve."""
+        if HEADLESS.search(device) and uses_budget(self.settings, self.calibration):
+            assert self.settings.budget is not None
+            return headless_budget_gb(card, self.settings.budget)
+        return usable_gb(card, self.settings, self.calibration)
+
     def on_device(self, kind: str, label: str, card: Card, memory: Memory, context: int,
-                  candidates: Sequence[tuple[Quant, Memory]], source: str) -> Judged:
+                  candidates: Sequence[tuple[Quant, Memory]], source: str, device: str = "") -> Judged:
         memory = calibrated_memory(memory, context, self.settings, self.calibration)
-        room = usable_gb(card, self.settings, self.calibration)
+        room = self.room_gb(card, device)
         raised = raised_fit(card, self.settings, self.calibration, candidates, context) is not None
         return Judged(kind, label, memory.total_gb <= room, memory.total_gb, room,
                       raised and memory.total_gb > room, source)
@@ -151,7 +162,7 @@ class Judge:
         memory = memory_needed(model, quant, context, self.settings)
         label = f"{run.card} · {run.model_name} · {run.quant} · {context:,} tokens"
         if not run.offload:
-            return self.on_device("device", label, card, memory, context, ((quant, memory),), run.source)
+            return self.on_device("device", label, card, memory, context, ((quant, memory),), run.source, run.device)
         ram_gb = ram_size_gb(ram_text)
         if ram_gb is None or model.architecture is None:
             return None
@@ -170,7 +181,8 @@ class Judge:
         memory = replace(memory_needed(model, quant, report.context, self.settings), weights_gb=report.file_gb)
         label = f"{report.card} · {report.model_name} · {report.quant} · {report.context:,} tokens · {report.os}"
         if report.on_device or report.ram_gb is None or model.architecture is None:
-            return self.on_device("failed", label, card, memory, report.context, ((quant, memory),), report.source)
+            return self.on_device("failed", label, card, memory, report.context, ((quant, memory),), report.source,
+                                  report.device)
         return self.with_offload("failed", label + f" · {report.offload} · {report.ram_gb:g} GB RAM", card, model,
                                  quant, memory, report.context, report.ram_gb, report.source)
 

@@ -12,7 +12,7 @@ from macros.errors import DataError
 from macros.estimator import calibrated_memory, estimate, memory_needed, usable_gb
 from macros.offload import load_ram, offload_estimate
 from macros.oom_reports import OOM_COLUMNS, load_reports, read_reports
-from macros.verdict_check import Judged, device_on_os, tally
+from macros.verdict_check import Judge, Judged, device_on_os, tally
 
 
 @pytest.fixture
@@ -80,6 +80,19 @@ def test_strix_halo_holds_qwen3_235b_q3_k_m_once_linux_gives_the_gpu_more(catalo
     assert estimate(model, card, settings, settings.calibration("seed"), quant="Q3_K_M").raised is None
 
 
+def test_a_host_the_row_calls_headless_keeps_no_display_reserve(catalogue, settings, measured, seed_rule):
+    """A cloud GPU server drives no screen: its desktop card gets the display reserve back; a laptop card
+    kept none to begin with, and the seed's rule knows no reserve at all."""
+    judge, seed_judge = (Judge(settings, c, load_ram(), catalogue) for c in (measured, seed_rule))
+    desktop, laptop = catalogue.card("geforce-rtx-4080"), catalogue.card("geforce-rtx-4060-mobile")
+    headless = "4080 16GB (RunPod cloud host, headless)"
+    assert judge.room_gb(desktop, headless) - judge.room_gb(desktop, "4080 16GB") == pytest.approx(
+        settings.budget.display_reserve_gb)
+    assert judge.room_gb(desktop, "") == usable_gb(desktop, settings, measured)
+    assert judge.room_gb(laptop, headless) == judge.room_gb(laptop, "")
+    assert seed_judge.room_gb(desktop, headless) == seed_judge.room_gb(desktop, "")
+
+
 def test_a_report_on_linux_is_judged_at_the_linux_share(catalogue):
     card = catalogue.card("amd-ryzen-ai-max-plus-395-128gb")
     assert device_on_os(card, "Linux").vram_gb == pytest.approx(64.0)   # amdgpu's default GTT: half
@@ -105,7 +118,7 @@ def test_tally_counts_denied_runs_and_accepted_failures():
 
 def test_the_reports_name_a_catalogue_device_and_their_source(catalogue):
     reports = load_reports()
-    assert len(reports) >= 10
+    assert len(reports) >= 20  # issue 23: at least 20 public reports, each with the file size and device
     assert all(r.card in catalogue.cards_by_id and r.source.startswith("https://") for r in reports)
     assert all(r.model is None or r.model in catalogue.models_by_id for r in reports)
 
