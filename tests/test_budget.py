@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from macros.budget import attention_scores_gb
 from macros.errors import DataError
 from macros.estimator import calibrated_memory, estimate, memory_needed, usable_gb
 from macros.offload import load_ram, offload_estimate
@@ -126,12 +127,33 @@ def test_the_reports_name_a_catalogue_device_and_their_source(catalogue):
 def write_report(tmp_path: Path, **cells: str) -> Path:
     row = {"card": "geforce-rtx-3090", "device": "RTX 3090", "os": "Linux", "backend": "CUDA", "model": "",
            "model_name": "M", "params_b": "8", "active_b": "", "quant": "Q4_K_M", "file_gb": "4.9",
-           "context": "4096", "offload": "", "ram_gb": "", "failed": "weights", "source": "https://x.org/1",
-           "notes": ""} | cells
+           "context": "4096", "offload": "", "ram_gb": "", "flash_attention": "", "attention_heads": "",
+           "failed": "weights", "source": "https://x.org/1", "notes": ""} | cells
     path = tmp_path / "oom.tsv"
     path.write_text("# a comment\n" + "\t".join(OOM_COLUMNS) + "\n" + "\t".join(row[c] for c in OOM_COLUMNS) + "\n",
                     encoding="utf-8")
     return path
+
+
+def test_a_load_without_flash_attention_needs_the_attention_scores(tmp_path, catalogue, settings, measured,
+                                                                    seed_rule):
+    """The score matrix grows with the context for every query head, past the context the buffer's base
+    figure is quoted at; with flash attention on, or under the seed's rule, nothing is added."""
+    judge, seed_judge = (Judge(settings, c, load_ram(), catalogue) for c in (measured, seed_rule))
+    cells = {"card": "geforce-rtx-2080", "params_b": "1.24", "file_gb": "0.66", "attention_heads": "32"}
+
+    def need(j: Judge, context: int, flash_attention: str) -> float:
+        (report,) = read_reports(write_report(tmp_path, context=str(context), flash_attention=flash_attention,
+                                              **cells))
+        judged_report = j.report(report)
+        assert judged_report is not None
+        return judged_report.need_gb
+
+    long_context = 131072
+    added = need(judge, long_context, "off") - need(judge, long_context, "on")
+    assert added == pytest.approx(attention_scores_gb(long_context, 32)) and added > 8.0
+    assert need(judge, settings.context_tokens, "off") == need(judge, settings.context_tokens, "on")
+    assert need(seed_judge, long_context, "off") == need(seed_judge, long_context, "on")
 
 
 def test_a_good_report_reads(tmp_path):
@@ -147,6 +169,8 @@ def test_a_good_report_reads(tmp_path):
     ({"offload": "ngl=20"}, "ram_gb", "a number"),
     ({"source": "github.com/x"}, "source", "a web address"),
     ({"active_b": "9"}, "active_b", "at most params_b"),
+    ({"flash_attention": "maybe"}, "flash_attention", "on, off or nothing"),
+    ({"flash_attention": "off"}, "attention_heads", "a number"),
 ])
 def test_a_bad_report_names_file_line_and_column(tmp_path, cells, column, expected):
     path = write_report(tmp_path, **cells)
