@@ -13,7 +13,7 @@ from macros.errors import DataError
 from macros.estimator import calibrated_memory, estimate, memory_needed, usable_gb
 from macros.offload import load_ram, offload_estimate
 from macros.oom_reports import OOM_COLUMNS, load_reports, read_reports
-from macros.verdict_check import Judge, Judged, device_on_os, tally
+from macros.verdict_check import Judge, Judged, device_as_run, device_on_os, tally
 
 
 @pytest.fixture
@@ -92,6 +92,20 @@ def test_a_host_the_row_calls_headless_keeps_no_display_reserve(catalogue, setti
     assert judge.room_gb(desktop, "") == usable_gb(desktop, settings, measured)
     assert judge.room_gb(laptop, headless) == judge.room_gb(laptop, "")
     assert seed_judge.room_gb(desktop, headless) == seed_judge.room_gb(desktop, "")
+
+
+def test_a_run_whose_row_states_its_memory_is_judged_on_that_machine(catalogue, settings, measured):
+    """A chip sold in several sizes, filed under the smallest: where the row's device column states
+    more memory, the run is judged on that machine (same chip, same bandwidth, its share of more)."""
+    filed = catalogue.card("apple-m1-8gb")
+    stated = device_as_run(filed, "Apple M1 7-core GPU, at least 16 GB by its own figures")
+    assert stated.system_memory_gb == 16 and stated.bandwidth_gb_s == filed.bandwidth_gb_s
+    assert stated.vram_gb == pytest.approx(16 * filed.usable_share, abs=0.05)
+    context = 640  # llama-bench pp512 + tg128
+    q8 = memory_needed(catalogue.model("llama-2-7b"), settings.quant("Q8_0"), context, settings)
+    need = calibrated_memory(q8, context, settings, measured).total_gb
+    assert usable_gb(filed, settings, measured) < need <= usable_gb(stated, settings, measured)
+    assert device_as_run(filed, "Apple M1 7-core GPU") == filed
 
 
 def test_a_report_on_linux_is_judged_at_the_linux_share(catalogue):
