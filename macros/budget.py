@@ -31,6 +31,11 @@ from .records import FieldReader
 GB_PER_GIB = 1.073741824
 # The context every buffer figure is quoted at (data/estimator.yaml's context_tokens).
 BUFFER_REFERENCE_TOKENS = 4096
+# llama.cpp's default micro-batch (n_ubatch), the batch its compute buffer is reserved for.
+UBATCH_TOKENS = 512
+# Attention scores are F32 (4 bytes) when flash attention is off: llama.cpp builds the whole
+# n_ubatch x n_ctx x n_head score matrix of one layer (ggml_mul_mat of K and Q, then soft_max).
+SCORE_BYTES = 4
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,23 @@ def compute_buffer_gb(context: int, budget: MemoryBudget) -> float:
     return budget.buffer_base_gb + budget.buffer_per_1k_tokens_gb * extra
 
 
+def attention_scores_gb(context: int, attention_heads: int) -> float:
+    """What a load without flash attention adds to the compute buffer beyond the reference context:
+    the score matrix of one layer grows with every token of context for each query head. The
+    buffer's base figure covers it up to the reference context; flash attention never builds it (the
+    pages assume llama.cpp's default, flash attention on where the backend has it).
+
+    Evidence: a 1B Llama 3.2 (32 heads) at 131,072 tokens without -fa asked for 8,849.72 MiB of
+    compute buffer, 512 x 131,072 x 32 x 4 bytes = 8,192 MiB of it the scores; with -fa it ran
+    (https://github.com/ggml-org/llama.cpp/issues/10052).
+
+    >>> round(attention_scores_gb(131072, 32), 2), attention_scores_gb(4096, 32)
+    (8.32, 0.0)
+    """
+    extra_tokens = max(0, context - BUFFER_REFERENCE_TOKENS)
+    return UBATCH_TOKENS * extra_tokens * attention_heads * SCORE_BYTES / 1e9
+
+
 def keeps_display(card: Card, budget: MemoryBudget) -> bool:
     """A desktop card that may drive the screen keeps part of its memory for it."""
     if card.unified or (card.memory_type or "") in budget.no_display_memory_types:
@@ -111,6 +133,18 @@ def device_budget_gb(card: Card, budget: MemoryBudget) -> float:
     if card.unified:
         return memory
     return memory - budget.driver_reserve_gb - (budget.display_reserve_gb if keeps_display(card, budget) else 0.0)
+
+
+def headless_budget_gb(card: Card, budget: MemoryBudget) -> float:
+    """What llama.cpp may allocate on a host that drives no screen (a cloud GPU server): the device's
+    budget without the display reserve. Only a measured run or report can say its host is headless;
+    the pages assume a desktop.
+
+    >>> b = MemoryBudget(0.45, 0.5, ("Laptop",), ("HBM3",), 0.5, 0.0, {}, {})
+    >>> round(headless_budget_gb(Card("c", "GeForce RTX 3090", "NVIDIA", 24, 936.0, None), b), 2)
+    25.32
+    """
+    return device_budget_gb(card, budget) + (budget.display_reserve_gb if keeps_display(card, budget) else 0.0)
 
 
 def raised_limit(card: Card, budget: MemoryBudget) -> RaisedLimit | None:

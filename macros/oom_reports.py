@@ -2,7 +2,8 @@
 
 Each row is one load that failed for want of memory: the model file (size, quant), the context it
 was asked for, the device, the OS and backend, what was placed where (``offload``: nothing for every
-layer on the device, else llama.cpp's flags and ``ram_gb``), what failed, and the source. Bad input
+layer on the device, else llama.cpp's flags and ``ram_gb``), whether flash attention was on (and the
+model's query heads where it was off), what failed, and the source. Bad input
 ends in one line naming the file, the line, the column and what was expected (as macros/measured.py
 does for the runs that happened).
 
@@ -21,7 +22,11 @@ from .measured import BACKENDS
 
 OOM_FILE = DATA_DIR / "measured" / "out-of-memory.tsv"
 OOM_COLUMNS = ("card", "device", "os", "backend", "model", "model_name", "params_b", "active_b", "quant",
-               "file_gb", "context", "offload", "ram_gb", "failed", "source", "notes")
+               "file_gb", "context", "offload", "ram_gb", "flash_attention", "attention_heads", "failed", "source",
+               "notes")
+# Flash attention as the load ran: on, off (llama.cpp had none before May 2024; -fa not given to a
+# build whose default was off), or empty where the report does not say.
+FLASH_ATTENTION = ("on", "off", "")
 OPERATING_SYSTEMS = ("Linux", "Windows", "macOS")
 # What ran out: the weights, the KV cache, the compute buffer (llama.cpp's three allocations), or RAM.
 FAILURES = ("weights", "kv-cache", "compute-buffer", "ram")
@@ -46,6 +51,8 @@ class OomReport:
     ram_gb: float | None
     failed: str          # one of FAILURES
     source: str
+    flash_attention: str = ""           # one of FLASH_ATTENTION
+    attention_heads: int | None = None  # query heads of the model (its config), where flash attention is off
 
     @property
     def on_device(self) -> bool:
@@ -83,6 +90,9 @@ def _parse(path: Path, number: int, row: dict[str, str]) -> OomReport:
         raise fail("backend", "one of " + ", ".join(BACKENDS), row["backend"])
     if row["failed"] not in FAILURES:
         raise fail("failed", "one of " + ", ".join(FAILURES), row["failed"])
+    if row["flash_attention"] not in FLASH_ATTENTION:
+        raise fail("flash_attention", "on, off or nothing", row["flash_attention"])
+    heads = number_of("attention_heads", required=row["flash_attention"] == "off", integer=True)
     if not URL_PATTERN.match(row["source"]):
         raise fail("source", "a web address starting with https:// or http://", row["source"])
     params = number_of("params_b")
@@ -100,7 +110,8 @@ def _parse(path: Path, number: int, row: dict[str, str]) -> OomReport:
     return OomReport(line=number, card=row["card"], device=row["device"], os=row["os"], backend=row["backend"],
                      model=row["model"] or None, model_name=row["model_name"], params_b=params, active_b=active,
                      quant=row["quant"], file_gb=file_gb, context=int(context), offload=offload, ram_gb=ram,
-                     failed=row["failed"], source=row["source"])
+                     failed=row["failed"], source=row["source"], flash_attention=row["flash_attention"],
+                     attention_heads=int(heads) if heads is not None else None)
 
 
 def read_reports(path: Path) -> tuple[OomReport, ...]:

@@ -9,7 +9,9 @@ the row states. Failures: every report of data/measured/out-of-memory.tsv, accep
 says it fits (or, for a report with part in RAM, that it runs so). The model's weights are its
 parameters x the quant's bits per weight for a run, the file's size for a report (what was loaded);
 the KV cache is the catalogue layout's where the row names a catalogue model, else the estimate per
-token; the context is what llama.cpp allocated (llama-bench: prompt + generated + depth tokens).
+token; the context is what llama.cpp allocated (llama-bench: prompt + generated + depth tokens). A row
+whose device column calls its host headless (a cloud GPU server) is judged without the display reserve;
+a report that says flash attention was off needs the attention scores too (macros/budget.py).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from .catalogue import Card, Catalogue, Model
+from .budget import attention_scores_gb, headless_budget_gb
 from .estimator import (Calibration, Memory, Quant, Settings, calibrated_memory, memory_needed, raised_fit,
-                        usable_gb)
+                        usable_gb, uses_budget)
 from .measured import Run
 from .offload import RamSettings, offload_estimate
 from .oom_reports import OomReport
@@ -30,6 +33,9 @@ RAM_SIZE = re.compile(r"(?:(\d+)\s*x\s*)?(\d+)\s*GB")
 # The memory of the device a row ran on, where its device column states it ("modified 22 GB card",
 # "64 GB LPDDR5X"): runs of a chip are filed under one catalogue size; "616 GB/s" is no size.
 DEVICE_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*GB(?!/s)")
+# A host that drives no screen, where the row's device column says so ("RunPod cloud host, headless"):
+# the card keeps no display reserve (macros/budget.py headless_budget_gb).
+HEADLESS = re.compile(r"\bheadless\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -119,10 +125,22 @@ class Judge:
                            vision_encoder_b=None)
         return Model(model_id or "row", name, "row", True, params_b, active_b)
 
+    def room_gb(self, card: Card, device: str) -> float:
+        """What the device gives the load; on a host the row calls headless, no display reserve."""
+        if HEADLESS.search(device) and uses_budget(self.settings, self.calibration):
+            assert self.settings.budget is not None
+            return headless_budget_gb(card, self.settings.budget)
+        return usable_gb(card, self.settings, self.calibration)
+
     def on_device(self, kind: str, label: str, card: Card, memory: Memory, context: int,
-                  candidates: Sequence[tuple[Quant, Memory]], source: str) -> Judged:
+                  candidates: Sequence[tuple[Quant, Memory]], source: str, device: str = "",
+                  scores_gb: float = 0.0) -> Judged:
+        """``scores_gb``: the attention scores of a load the row says ran without flash attention
+        (macros/budget.py attention_scores_gb), counted under the budget rule only."""
         memory = calibrated_memory(memory, context, self.settings, self.calibration)
-        room = usable_gb(card, self.settings, self.calibration)
+        if scores_gb and uses_budget(self.settings, self.calibration):
+            memory = replace(memory, buffer_gb=memory.buffer_gb + scores_gb)
+        room = self.room_gb(card, device)
         raised = raised_fit(card, self.settings, self.calibration, candidates, context) is not None
         return Judged(kind, label, memory.total_gb <= room, memory.total_gb, room,
                       raised and memory.total_gb > room, source)
@@ -151,7 +169,7 @@ class Judge:
         memory = memory_needed(model, quant, context, self.settings)
         label = f"{run.card} · {run.model_name} · {run.quant} · {context:,} tokens"
         if not run.offload:
-            return self.on_device("device", label, card, memory, context, ((quant, memory),), run.source)
+            return self.on_device("device", label, card, memory, context, ((quant, memory),), run.source, run.device)
         ram_gb = ram_size_gb(ram_text)
         if ram_gb is None or model.architecture is None:
             return None
@@ -169,8 +187,11 @@ class Judge:
                  or Quant(report.quant, 8 * report.file_gb / report.params_b, 0))
         memory = replace(memory_needed(model, quant, report.context, self.settings), weights_gb=report.file_gb)
         label = f"{report.card} · {report.model_name} · {report.quant} · {report.context:,} tokens · {report.os}"
+        scores = (attention_scores_gb(report.context, report.attention_heads)
+                  if report.flash_attention == "off" and report.attention_heads else 0.0)
         if report.on_device or report.ram_gb is None or model.architecture is None:
-            return self.on_device("failed", label, card, memory, report.context, ((quant, memory),), report.source)
+            return self.on_device("failed", label, card, memory, report.context, ((quant, memory),), report.source,
+                                  report.device, scores)
         return self.with_offload("failed", label + f" · {report.offload} · {report.ram_gb:g} GB RAM", card, model,
                                  quant, memory, report.context, report.ram_gb, report.source)
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from macros.budget import attention_scores_gb
 from macros.errors import DataError
 from macros.estimator import calibrated_memory, estimate, memory_needed, usable_gb
 from macros.offload import load_ram, offload_estimate
 from macros.oom_reports import OOM_COLUMNS, load_reports, read_reports
-from macros.verdict_check import Judged, device_on_os, tally
+from macros.verdict_check import Judge, Judged, device_as_run, device_on_os, tally
 
 
 @pytest.fixture
@@ -80,6 +81,33 @@ def test_strix_halo_holds_qwen3_235b_q3_k_m_once_linux_gives_the_gpu_more(catalo
     assert estimate(model, card, settings, settings.calibration("seed"), quant="Q3_K_M").raised is None
 
 
+def test_a_host_the_row_calls_headless_keeps_no_display_reserve(catalogue, settings, measured, seed_rule):
+    """A cloud GPU server drives no screen: its desktop card gets the display reserve back; a laptop card
+    kept none to begin with, and the seed's rule knows no reserve at all."""
+    judge, seed_judge = (Judge(settings, c, load_ram(), catalogue) for c in (measured, seed_rule))
+    desktop, laptop = catalogue.card("geforce-rtx-4080"), catalogue.card("geforce-rtx-4060-mobile")
+    headless = "4080 16GB (RunPod cloud host, headless)"
+    assert judge.room_gb(desktop, headless) - judge.room_gb(desktop, "4080 16GB") == pytest.approx(
+        settings.budget.display_reserve_gb)
+    assert judge.room_gb(desktop, "") == usable_gb(desktop, settings, measured)
+    assert judge.room_gb(laptop, headless) == judge.room_gb(laptop, "")
+    assert seed_judge.room_gb(desktop, headless) == seed_judge.room_gb(desktop, "")
+
+
+def test_a_run_whose_row_states_its_memory_is_judged_on_that_machine(catalogue, settings, measured):
+    """A chip sold in several sizes, filed under the smallest: where the row's device column states
+    more memory, the run is judged on that machine (same chip, same bandwidth, its share of more)."""
+    filed = catalogue.card("apple-m1-8gb")
+    stated = device_as_run(filed, "Apple M1 7-core GPU, at least 16 GB by its own figures")
+    assert stated.system_memory_gb == 16 and stated.bandwidth_gb_s == filed.bandwidth_gb_s
+    assert stated.vram_gb == pytest.approx(16 * filed.usable_share, abs=0.05)
+    context = 640  # llama-bench pp512 + tg128
+    q8 = memory_needed(catalogue.model("llama-2-7b"), settings.quant("Q8_0"), context, settings)
+    need = calibrated_memory(q8, context, settings, measured).total_gb
+    assert usable_gb(filed, settings, measured) < need <= usable_gb(stated, settings, measured)
+    assert device_as_run(filed, "Apple M1 7-core GPU") == filed
+
+
 def test_a_report_on_linux_is_judged_at_the_linux_share(catalogue):
     card = catalogue.card("amd-ryzen-ai-max-plus-395-128gb")
     assert device_on_os(card, "Linux").vram_gb == pytest.approx(64.0)   # amdgpu's default GTT: half
@@ -105,7 +133,7 @@ def test_tally_counts_denied_runs_and_accepted_failures():
 
 def test_the_reports_name_a_catalogue_device_and_their_source(catalogue):
     reports = load_reports()
-    assert len(reports) >= 10
+    assert len(reports) >= 20  # issue 23: at least 20 public reports, each with the file size and device
     assert all(r.card in catalogue.cards_by_id and r.source.startswith("https://") for r in reports)
     assert all(r.model is None or r.model in catalogue.models_by_id for r in reports)
 
@@ -113,12 +141,33 @@ def test_the_reports_name_a_catalogue_device_and_their_source(catalogue):
 def write_report(tmp_path: Path, **cells: str) -> Path:
     row = {"card": "geforce-rtx-3090", "device": "RTX 3090", "os": "Linux", "backend": "CUDA", "model": "",
            "model_name": "M", "params_b": "8", "active_b": "", "quant": "Q4_K_M", "file_gb": "4.9",
-           "context": "4096", "offload": "", "ram_gb": "", "failed": "weights", "source": "https://x.org/1",
-           "notes": ""} | cells
+           "context": "4096", "offload": "", "ram_gb": "", "flash_attention": "", "attention_heads": "",
+           "failed": "weights", "source": "https://x.org/1", "notes": ""} | cells
     path = tmp_path / "oom.tsv"
     path.write_text("# a comment\n" + "\t".join(OOM_COLUMNS) + "\n" + "\t".join(row[c] for c in OOM_COLUMNS) + "\n",
                     encoding="utf-8")
     return path
+
+
+def test_a_load_without_flash_attention_needs_the_attention_scores(tmp_path, catalogue, settings, measured,
+                                                                    seed_rule):
+    """The score matrix grows with the context for every query head, past the context the buffer's base
+    figure is quoted at; with flash attention on, or under the seed's rule, nothing is added."""
+    judge, seed_judge = (Judge(settings, c, load_ram(), catalogue) for c in (measured, seed_rule))
+    cells = {"card": "geforce-rtx-2080", "params_b": "1.24", "file_gb": "0.66", "attention_heads": "32"}
+
+    def need(j: Judge, context: int, flash_attention: str) -> float:
+        (report,) = read_reports(write_report(tmp_path, context=str(context), flash_attention=flash_attention,
+                                              **cells))
+        judged_report = j.report(report)
+        assert judged_report is not None
+        return judged_report.need_gb
+
+    long_context = 131072
+    added = need(judge, long_context, "off") - need(judge, long_context, "on")
+    assert added == pytest.approx(attention_scores_gb(long_context, 32)) and added > 8.0
+    assert need(judge, settings.context_tokens, "off") == need(judge, settings.context_tokens, "on")
+    assert need(seed_judge, long_context, "off") == need(seed_judge, long_context, "on")
 
 
 def test_a_good_report_reads(tmp_path):
@@ -134,6 +183,8 @@ def test_a_good_report_reads(tmp_path):
     ({"offload": "ngl=20"}, "ram_gb", "a number"),
     ({"source": "github.com/x"}, "source", "a web address"),
     ({"active_b": "9"}, "active_b", "at most params_b"),
+    ({"flash_attention": "maybe"}, "flash_attention", "on, off or nothing"),
+    ({"flash_attention": "off"}, "attention_heads", "a number"),
 ])
 def test_a_bad_report_names_file_line_and_column(tmp_path, cells, column, expected):
     path = write_report(tmp_path, **cells)
