@@ -57,7 +57,8 @@ def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
     text = words(en.speed + en.numbers_text + [a for _, a in en.faq]) + en.description
     assert "Only one card in our catalogue can hold it: the Big One" in text
     assert "Only the Big One holds it" in text and "Only the Big One runs it" in text
-    assert "Half of the cards" not in text and "the slowest" not in text and "in all" not in text.lower()
+    assert "Half of the cards" not in text and "the slowest" not in text
+    assert not re.search(r"in all, \w+ (cards?|devices?) (can )?runs? it", text, re.IGNORECASE)
     assert en.fastest_title == "The only GPU that runs Llama 3.1 70B" and en.smallest == []
     assert "runs on a single one of the 2 GPUs" in en.description
     nl = page(figs, settings, "nl")

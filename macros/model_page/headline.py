@@ -89,12 +89,15 @@ def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
 
 
 def tiles(c: PageContext, fig: ModelFigures, v: dict) -> list[tuple[str, str, str]]:
+    # The first tile is redrawn by the browser after an input change (calculator.js tilesHtml), byte for
+    # byte as built (tests/test_parity.py): its wording changes there and here together.
     p = c.p
     out = [
         (str(p.n(NP_("card can run it", "cards can run it"), fig.cards_fit)), v["fit_count"], ""),
         (str(p.n(NP_("card in the catalogue", "cards in the catalogue"), fig.cards_total)), v["total"], ""),
     ]
     if fig.smallest:
+        # (the browser redraws this label too: "card" for a machine is for both to change)
         out.append((p.gettext(N_("Smallest card that fits")), str(v["small_card"]),
                     " · ".join((v["small_vram"], v["small_quant"], v["small_tok_s"]))))
         out.append((p.gettext(N_("Fastest card")), str(v["fast_card"]), " · ".join((v["fast_tok_s"], v["fast_vram"]))))
