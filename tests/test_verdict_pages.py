@@ -4,6 +4,7 @@ in the four languages, against the figures of the build's own table."""
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
@@ -13,6 +14,8 @@ from macros.model_page import ModelPageBuilder
 from macros.names import card_name
 from macros.phrases import Phrases
 from macros.verdict import Multi, Offload
+
+from .site_build import page_path
 
 LANGUAGES = ("en", "nl", "fr", "de")
 
@@ -148,3 +151,53 @@ def test_a_card_a_set_of_which_holds_the_model_is_told_so(catalogue, estimates, 
     answer = plain(cannot_hold_answer(p, catalogue.model("kimi-k2"), v))
     assert p.fmt.count_words(v.count) in answer and p.fmt.tok_s(v.estimate.tok_s) in answer
     assert "--tensor-split" in answer and p.fmt.gb(v.shortfall.shortfall_gb) in answer
+
+
+# ------------------------------------------------------------------ the whole-site check
+
+
+def copied(site, destination, *pages):
+    for language, *parts in pages:
+        source = page_path(site, language, *parts)
+        target = page_path(destination, language, *parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, target)
+    return destination
+
+
+def test_the_whole_site_check_finds_a_page_that_contradicts_its_own_table(site, tmp_path):
+    """Pages of the preview build agree with themselves; change one sentence or count in each and the
+    check (tests/whole_site_verdicts.py, run over every page by the full tests) names it."""
+    from .whole_site_verdicts import Checker
+
+    pages = [("en", "models", "qwen3-30b-a3b"), ("en", "cards", "geforce-rtx-4090"), ("en", "models"),
+             ("en", "cards"), ("en",)]
+    assert Checker(copied(site, tmp_path / "as-built", *pages), "en").run() == []
+    changed = copied(site, tmp_path / "changed", *pages)
+    model = page_path(changed, "en", "models", "qwen3-30b-a3b")
+    text = model.read_text(encoding="utf-8")
+    # The 16 GB answer now names a speed that is not its row's.
+    text, n = re.subn(r"(Can I run Qwen3 30B-A3B on a 16 GB GPU\?</h3>\n<p>[^<]*?)(\d+(?:\.\d+)?) tok/s",
+                      r"\g<1>1.0 tok/s", text, count=1)
+    assert n == 1
+    model.write_text(text, encoding="utf-8")
+    card = page_path(changed, "en", "cards", "geforce-rtx-4090")
+    card.write_text(card.read_text(encoding="utf-8").replace("</h1>", "</h1><p>It needs 1 GB even at Q4_K_M, so.</p>",
+                                                             1), "utf-8")
+    index = page_path(changed, "en", "models")
+    index.write_text(re.sub(r'(<a href="qwen3-30b-a3b/">.*?<td data-value=")(\d+)(">)',
+                            lambda m: m.group(1) + str(int(m.group(2)) + 1) + m.group(3),
+                            index.read_text(encoding="utf-8"), count=1, flags=re.S), "utf-8")
+    found = Checker(changed, "en").run()
+    assert any(p.startswith("models/qwen3-30b-a3b: Can I run Qwen3 30B-A3B on a 16 GB GPU?") for p in found), found
+    assert "cards/geforce-rtx-4090: 'even at Q4_K_M' with the floor at Q3_K_M" in found, found
+    assert any(p.startswith("models index: qwen3-30b-a3b counts") for p in found), found
+    assert len(found) == 3, found
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_agrees_with_its_own_table(whole_site_problems, language):
+    """Every model, card, index and home page of the whole site (tests/whole_site_verdicts.py)."""
+    problems = whole_site_problems[f"verdicts-{language}"]
+    assert not problems, problems[:20]
