@@ -159,7 +159,8 @@ def number(value: float | None, digits: int = 1) -> str:
 
 
 def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | None = None) -> None:
-    print(f"{f.model.name}: {f.cards_fit} of {f.cards_total} cards run it "
+    print(f"{f.model.name}: {f.cards_run} of {f.cards_total} cards run it, {f.cards_fit} entirely and "
+          f"{f.cards_offload} with part in RAM "
           f"(context {f.context:,} tokens, quality {f.ceiling} down to {f.floor}, calibration {f.calibration.name})")
     if f.fastest and f.smallest and f.smallest.quant:
         print(f"fastest: {f.fastest.card.name} {number(f.fastest.tok_s)} tok/s; "
@@ -176,6 +177,10 @@ def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | 
     if f.offload:
         print(f"with offload to {number(f.system.size_gb, 0)} GB of {f.system.kind.name}: "
               f"{len(f.offload)} more cards")
+    if f.multi:
+        e = f.multi.cheapest
+        print(f"smallest set of identical cards: {f.multi.count} x {e.card.name}, {e.quant.name}, "
+              f"{number(e.tok_s)} tok/s")
 
     def measured(e: Estimate) -> str:
         run = (index.find(f.model, e.quant.name, e.card) if index and e.quant and e.fit != "offload"
