@@ -117,7 +117,7 @@ class CardPageBuilder:
     def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
         f = self.f
         return MissRow(model.name, model_href(model), f.parameters_short(model.parameters_b), f.gb(miss.need_gb),
-                       miss.quant_name, f.gb(miss.shortfall_gb))
+                       miss.quant_name, f.gb(miss.shown_gb))
 
     def specs(self, c: Card) -> list[tuple[str, str]]:
         p, f, g = self.p, self.f, self.p.gettext
@@ -199,6 +199,13 @@ class CardPageBuilder:
             # none of the 109 models we track at the default settings.'
             description = p.t(N_("With {vram}, the {card} holds none of the {total} models we track at the "
                                  "default settings."), **v)
+        if offload:
+            # TRANSLATORS: after a card page's summary of the models it holds; {count} (small ones in words)
+            # is the number of models it runs with part of them in system RAM. Example: 'With part of them
+            # in system RAM it runs 23 more.'
+            description += Markup(" ") + p.n_words(NP_("With part of it in system RAM it runs {count} more.",
+                                                       "With part of them in system RAM it runs {count} more."),
+                                                   len(offload))
         chart_items = [(m.name, e.tok_s, f.tok_s(e.tok_s)) for m, e in runs[:10]]
         rows = [self.row(m, e) for m, e in runs]
         return CardPage(

@@ -69,7 +69,7 @@ def verdict_json(v: Verdict, model: Model, context: int, kv_precision: str | Non
                  "quant": v.estimate.quant.name if not isinstance(v, NoRun) else v.shortfall.quant_name,
                  "beyond_max_context": v.beyond_context}
     if not isinstance(v, Fits):
-        out.update(shortfall_gb=round(v.shortfall.shortfall_gb, 2), shortfall_quant=v.shortfall.quant_name)
+        out.update(shortfall_gb=round(v.shortfall.shown_gb, 2), shortfall_quant=v.shortfall.quant_name)
     if isinstance(v, NoRun):
         out["reason"] = v.reason.value
     if isinstance(v, Fits):
@@ -143,7 +143,7 @@ def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] 
         "smallest": row(f.smallest) if f.smallest else None,
         "fastest": row(f.fastest) if f.fastest else None,
         "nearest_miss": {"card": miss.card.name, "card_id": miss.card.id, "vram_gb": miss.card.vram_gb,
-                         "shortfall_gb": round(miss.shortfall_gb, 2), "quant": miss.quant_name,
+                         "shortfall_gb": round(miss.shown_gb, 2), "quant": miss.quant_name,
                          "need_gb": round(miss.need_gb, 2)} if miss else None,
         "ram": {"size_gb": f.system.size_gb, "kind": f.system.kind.id, "name": f.system.kind.name,
                 "bandwidth_gb_s": f.system.kind.bandwidth_gb_s},
@@ -170,7 +170,7 @@ def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | 
     if f.nearest_miss:
         m = f.nearest_miss
         print(f"nearest miss: {m.card.name} ({number(m.card.vram_gb, 0)} GB), "
-              f"{number(m.shortfall_gb)} GB short at {m.quant_name}")
+              f"{number(m.shown_gb)} GB short at {m.quant_name}")
     offloaded = {o.card.id for o in f.offload}
     rows = list(f.rows) + list(f.offload) + ([e for e in f.misses if e.card.id not in offloaded]
                                              if include_misses else [])

@@ -32,6 +32,9 @@ class Reason(enum.Enum):
     NO_LAYOUT = "no_layout"        # the model's layers are not recorded: no offload worked out
 
 
+SMALLEST_SHORTFALL_GB = 0.1
+
+
 @dataclass(frozen=True)
 class Shortfall:
     """How far one device falls short of holding a model on its own. The shortfall is against the
@@ -45,6 +48,12 @@ class Shortfall:
     usable_gb: float = 0.0
     usable_share: float = 1.0
     at_floor: bool = False   # measured at the most compressed allowed quant ("even at" is true)
+
+    @property
+    def shown_gb(self) -> float:
+        """The shortfall as a page or the command line states it: a device short by less than a
+        tenth of a gigabyte is still short, never "0.0 GB" (at most 0.1 GB more than the truth)."""
+        return max(self.shortfall_gb, SMALLEST_SHORTFALL_GB)
 
 
 def usable_gb(card: Card, settings: Settings) -> float:

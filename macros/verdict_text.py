@@ -66,7 +66,7 @@ NO_SYSTEM_RAM = N_("Its memory is all the system has, so no part of the model ca
 
 def shortfall_values(p: Phrases, model: Model, card: Card, s: Shortfall) -> dict:
     f = p.fmt
-    return dict(quant=s.quant_name, model=model.name, need=f.gb(s.need_gb), shortfall=f.gb(s.shortfall_gb),
+    return dict(quant=s.quant_name, model=model.name, need=f.gb(s.need_gb), shortfall=f.gb(s.shown_gb),
                 usable=f.gb(s.usable_gb), share=f.percent(s.usable_share), vram=f.vram(card.vram_gb))
 
 

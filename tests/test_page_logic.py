@@ -50,14 +50,21 @@ def words(markups) -> str:
 
 
 def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
-    cards = [card(base_card, "Small One", 8, 300), card(base_card, "Big One", 512, 800)]
+    # (a card of 1 GB: too small to run it even with part of it in RAM)
+    cards = [card(base_card, "Small One", 1, 300), card(base_card, "Big One", 512, 800)]
     figs = figures(catalogue, settings, seed, "llama-3.1-70b", cards)
-    assert figs.reach is Reach.ONE and figs.smallest is figs.fastest
+    assert figs.reach is Reach.ONE and figs.smallest is figs.fastest and not figs.offload
     en = page(figs, settings)
     text = words(en.speed + en.numbers_text + [a for _, a in en.faq]) + en.description
     assert "Only one card in our catalogue can hold it: the Big One" in text
     assert "Only the Big One holds it" in text and "Only the Big One runs it" in text
     assert "Half of the cards" not in text and "the slowest" not in text
+    # With a second card that runs it with part of it in RAM, it is no longer "the only card".
+    both = figures(catalogue, settings, seed, "llama-3.1-70b", [card(base_card, "Mid One", 24, 1000), cards[1]])
+    assert both.reach is Reach.ONE and both.offload
+    said = words(a for _, a in page(both, settings).faq)
+    assert "It is the only card that can run it." not in said
+    assert "In all, 2 devices run it: 1 entirely, 1 with part of it in RAM." in said
     assert not re.search(r"in all, \w+ (cards?|devices?) (can )?runs? it", text, re.IGNORECASE)
     assert en.fastest_title == "The only GPU that runs Llama 3.1 70B" and en.smallest == []
     assert "runs on a single one of the 2 GPUs" in en.description

@@ -269,23 +269,28 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
 def how_many_run_it(c: PageContext, fig: ModelFigures) -> Markup:
     """How many cards run it, in the sentence its reach calls for."""
     p = c.p
+    if fig.cards_offload:
+        # (before "the only card": others run it with part of it in RAM)
+        return how_many_with_ram(c, fig)
     if fig.reach is Reach.ONE:
         return p.t(N_("It is the only card that can run it."))
     if fig.reach is Reach.EVERY:
         return p.t(N_("Every card in our catalogue can run it."))
-    if fig.cards_offload:
-        # TRANSLATORS: {count} is the number of devices (cards and machines) that
-        # run it, entirely or with part of it in system RAM; {fit} and {offload}
-        # are numbers. Example: "In all, 278 devices run it: 45 entirely, 233 with
-        # part of it in RAM."
-        return c.p.n(NP_("In all, {count} device runs it: {fit} entirely, {offload} with part of it in RAM.",
-                         "In all, {count} devices run it: {fit} entirely, {offload} with part of it in RAM."),
-                     fig.cards_run, fit=c.f.count(fig.cards_fit),
-                     offload=c.f.count(fig.cards_offload))
     # TRANSLATORS: {count} is a count (small ones in words). Example: "In all,
     # 45 cards can run it."
     return c.n_words(NP_("In all, {count} card can run it.", "In all, {count} cards can run it."), fig.cards_fit,
                      feminine=True)
+
+
+def how_many_with_ram(c: PageContext, fig: ModelFigures) -> Markup:
+    """How many devices run it, where some run it with part of it in RAM: both kinds, as the table lists."""
+    # TRANSLATORS: {count} is the number of devices (cards and machines) that
+    # run it, entirely or with part of it in system RAM; {fit} and {offload}
+    # are numbers. Example: "In all, 278 devices run it: 45 entirely, 233 with
+    # part of it in RAM."
+    return c.p.n(NP_("In all, {count} device runs it: {fit} entirely, {offload} with part of it in RAM.",
+                     "In all, {count} devices run it: {fit} entirely, {offload} with part of it in RAM."),
+                 fig.cards_run, fit=c.f.count(fig.cards_fit), offload=c.f.count(fig.cards_offload))
 
 
 def how_fast(c: PageContext, fig: ModelFigures, v: dict) -> Markup:

@@ -55,6 +55,19 @@ def intro(c: PageContext, m: Model, v: dict) -> Markup:
 
 
 def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
+    """The page's summary; where cards run it with part of it in RAM, it says how many more do."""
+    text = held_description(c, fig, v)
+    if not fig.cards_offload:
+        return text
+    # TRANSLATORS: after the page's summary of the cards that hold a model; {count} (small ones in words)
+    # is the number of devices that run it with part of it in system RAM. Example: "With part of it in system RAM, 233
+    # more run it."
+    return text + Markup(" ") + c.n_words(NP_("With part of it in system RAM, {count} more runs it.",
+                                              "With part of it in system RAM, {count} more run it."),
+                                          fig.cards_offload)
+
+
+def held_description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {model} is the model's name; {total} is the number of cards
         # in the catalogue; {fast_card} is the only card that runs it (its name may
