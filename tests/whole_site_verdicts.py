@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from babel.numbers import parse_decimal
+
 from macros.catalogue import load_catalogue, load_portal
 from macros.estimator import load_settings
 from macros.names import card_name
@@ -146,9 +148,29 @@ class Checker:
                                       offload=self.f.count(offload))))
             if said not in text:
                 out.append(f"no count of both kinds equal to the table ({fit} + {offload})")
+        elif 1 < fit < len(self.cards) and not offload:
+            said = self.in_words(("In all, {count} card can run it.", "In all, {count} cards can run it."), fit)
+            if said not in text:
+                out.append(f"no count equal to the table's {fit} rows")
+        reading = sum(self.speed(r.tok_s) >= self.settings.reading_speed_tok_s for r in rows if r.fit != "offload")
+        if reading and fit > 1:
+            said = self.in_words(("Of these, {count} card reaches reading speed, about ten tokens per second.",
+                                  "Of these, {count} cards reach reading speed, about ten tokens per second."), reading)
+            if said not in text:
+                out.append(f"the reading-speed count is not the {reading} rows shown at {self.f.tok_s(10)} or more")
         if 0 < fit <= FEW_DEVICES and self.second_card and self.second_card in text:
             out.append(f"'a second card would not help' where {fit} devices hold it")
         return out
+
+    def in_words(self, forms: tuple[str, str], count: int) -> str:
+        """A count sentence as the model page words it (small counts in words, in a card's gender)."""
+        text = self.p.catalogue.ngettext(forms[0], forms[1], count)
+        return plain(text.replace("{count}", self.f.count_words(count, feminine=True)))
+
+    def speed(self, shown: str) -> float:
+        """A speed as the table shows it ("10.0 tok/s", "1.234 tok/s"), read back as a number."""
+        return float(parse_decimal(shown.split("tok/s")[0].strip().replace("\u202f", "\u00a0"),
+                                   locale=self.language))
 
     # -------------------------------------------------------------- card pages
 
