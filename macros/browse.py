@@ -8,10 +8,22 @@ from .accuracy import estimates, load_rows, score
 from .shared_cache import accuracy
 from .catalogue import Catalogue, Portal, newest_first
 from .estimator import Settings
-from .figures import EstimateTable, ModelFigures, Reach
+from .figures import FEW_DEVICES, EstimateTable, ModelFigures, Reach
 from . import vocabulary
 from .names import organisation_name
 from .phrases import N_, NP_, Phrases
+
+
+def run_count(p: Phrases, fit: int, offload: int) -> str:
+    """A count of what runs, naming both kinds where some run with part in RAM ("278: 45 entirely,
+    233 with part in RAM"); the table it stands for lists as many rows."""
+    f = p.fmt
+    if not offload:
+        return f.count(fit)
+    # TRANSLATORS: a count in an index column ("Devices that run it", "Models it runs"); {count} is the
+    # whole, {fit} and {offload} its two parts. Example: "278: 45 entirely, 233 with part in RAM".
+    return str(p.t(N_("{count}: {fit} entirely, {offload} with part in RAM"), count=f.count(fit + offload),
+                   fit=f.count(fit), offload=f.count(offload)))
 
 
 def models_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[dict]:
@@ -26,7 +38,7 @@ def models_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list
             "params": f.parameters_short(model.parameters_b), "params_value": model.parameters_b,
             "released": f.month(model.published) if model.published else "",
             "released_value": model.published.isoformat() if model.published else "",
-            "fit": f.count(fig.cards_fit), "fit_value": fig.cards_fit,
+            "fit": run_count(p, fig.cards_fit, fig.cards_offload), "fit_value": fig.cards_run,
             "fastest": fig.fastest.card.name if fig.fastest else "",
             "fastest_id": fig.fastest.card.id if fig.fastest else "",
             "fastest_tok_s": f.tok_s(fig.fastest.tok_s) if fig.fastest else "",
@@ -39,22 +51,46 @@ def cards_index(p: Phrases, catalogue: Catalogue, table: EstimateTable) -> list[
     f = p.fmt
     grouped: dict[str, dict[float, list]] = defaultdict(lambda: defaultdict(list))
     for card in catalogue.cards:
-        runs = table.models_run(card.id)
         grouped[card.vendor][card.vram_gb].append({"id": card.id, "name": card.name,
                                                    "aliases": " ".join(card.aliases),
                                                    "bandwidth": f.bandwidth(card.bandwidth_gb_s),
-                                                   # TRANSLATORS: {count} is a number of models (the cards
-                                                   # index, per card). Example: '12 models'.
-                                                   "runs": str(p.n(NP_("{count} model", "{count} models"), runs))})
+                                                   "runs": models_count(p, table, card.id)})
     return [{"vendor": vendor, "id": vendor.casefold(),
              "sizes": [{"label": f.vram(size), "cards": cards}
                        for size, cards in sorted(groups.items(), reverse=True)]}
             for vendor, groups in sorted(grouped.items())]
 
 
+def models_count(p: Phrases, table: EstimateTable, card_id: str) -> str:
+    """The models a card runs, for the cards index: both kinds, as its page lists them."""
+    fit, offload = table.models_run(card_id), table.models_offload(card_id)
+    if offload:
+        # TRANSLATORS: the cards index, per card; {count} is the number of models it runs, {fit} those
+        # entirely on it, {offload} those with part in system RAM. Example: '131 models: 108 entirely, 23 with
+        # part in RAM'.
+        return str(p.n(NP_("{count} model: {fit} entirely, {offload} with part in RAM",
+                           "{count} models: {fit} entirely, {offload} with part in RAM"), fit + offload,
+                       fit=p.fmt.count(fit), offload=p.fmt.count(offload)))
+    # TRANSLATORS: {count} is a number of models (the cards index, per card). Example: '12 models'.
+    return str(p.n(NP_("{count} model", "{count} models"), fit))
+
+
 def reach_text(p: Phrases, fig: ModelFigures) -> str:
     """How many cards run a model, under its name on the home page: none and one have words of
     their own (French plural form 0 serves 0 and 1 alike: « sur 1 carte »)."""
+    if fig.cards_offload and not fig.cards_fit:
+        # TRANSLATORS: on the home page, under a model that no device holds entirely; {count} is the number
+        # of devices that run it with part of it in system RAM. Example: 'runs on 3 devices, all with part in
+        # RAM'.
+        return str(p.n(NP_("runs on {count} device, with part of it in RAM",
+                           "runs on {count} devices, all with part in RAM"), fig.cards_offload))
+    if fig.cards_offload:
+        # TRANSLATORS: on the home page, under a model; {count} is the number of devices (cards and machines)
+        # that run it, {fit} those that hold it entirely, {offload} those that run it with part in RAM.
+        # Example: 'runs on 278 devices: 45 entirely, 233 with part in RAM'.
+        return str(p.n(NP_("runs on {count} device: {fit} entirely, {offload} with part in RAM",
+                           "runs on {count} devices: {fit} entirely, {offload} with part in RAM"), fig.cards_run,
+                       fit=p.fmt.count(fig.cards_fit), offload=p.fmt.count(fig.cards_offload)))
     if fig.reach is Reach.NONE:
         # TRANSLATORS: on the home page, under a model that no single card holds.
         return str(p.t(N_("runs on no single card")))
@@ -66,16 +102,27 @@ def reach_text(p: Phrases, fig: ModelFigures) -> str:
     return str(p.n(NP_("runs on {count} card", "runs on {count} cards"), fig.cards_fit))
 
 
+def runs_models(p: Phrases, table: EstimateTable, card_id: str) -> str:
+    """Under a card on the home page: the models it runs, both kinds."""
+    fit, offload = table.models_run(card_id), table.models_offload(card_id)
+    if offload:
+        # TRANSLATORS: on the home page, under a card; {count} is the number of models it runs, {fit} those
+        # entirely on it, {offload} those with part in system RAM. Example: 'runs 131 models: 108 entirely, 23
+        # with part in RAM'.
+        return str(p.n(NP_("runs {count} model: {fit} entirely, {offload} with part in RAM",
+                           "runs {count} models: {fit} entirely, {offload} with part in RAM"), fit + offload,
+                       fit=p.fmt.count(fit), offload=p.fmt.count(offload)))
+    # TRANSLATORS: on the home page, under a card; {count} is a number of models. Example: 'runs 40 models'.
+    return str(p.n(NP_("runs {count} model", "runs {count} models"), fit))
+
+
 def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal) -> dict:
     f = p.fmt
     models = [{"id": m.id, "name": m.name, "params": f.parameters_short(m.parameters_b),
                "fit": reach_text(p, table.figures[m.id])}
               for m in portal.featured_models]
     cards = [{"id": c.id, "name": c.name, "vram": f.vram(c.vram_gb),
-              # TRANSLATORS: on the home page, under a card; {count} is a number of models. Example: 'runs 40
-              # models'.
-              "runs": str(p.n(NP_("runs {count} model", "runs {count} models"),
-                              table.models_run(c.id)))}
+              "runs": runs_models(p, table, c.id)}
              for c in portal.featured_cards]
     recent = [{"id": m.id, "name": m.name, "params": f.parameters_short(m.parameters_b),
                "released": f.month(m.published)}
@@ -148,4 +195,6 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         "classes": classes,
         "by_backend": by_backend,
         "shortfall_quant": settings.shortfall_quant,
+        "multi_counts": f.names(f.count(n) for n in settings.multi_gpu_counts),
+        "few": f.count_words(FEW_DEVICES),
     }

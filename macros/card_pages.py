@@ -14,7 +14,8 @@ from .model_page import MeasuredMark, fit_label, fit_sentence, measured_mark, me
 from .data_text import english
 from .names import card_name
 from .phrases import N_, NP_, Phrases
-from .offload_pages import OffloadCardRow, card_offload_intro, card_offload_rows, ram_values
+from .offload_pages import OffloadCardRow, card_offload_intro, card_offload_rows
+from .verdict_text import cannot_hold_answer
 
 
 # Web addresses inside a source text (no quotes, brackets or separators: they end it).
@@ -116,7 +117,7 @@ class CardPageBuilder:
     def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
         f = self.f
         return MissRow(model.name, model_href(model), f.parameters_short(model.parameters_b), f.gb(miss.need_gb),
-                       miss.quant_name, f.gb(miss.shortfall_gb))
+                       miss.quant_name, f.gb(miss.shown_gb))
 
     def specs(self, c: Card) -> list[tuple[str, str]]:
         p, f, g = self.p, self.f, self.p.gettext
@@ -198,6 +199,13 @@ class CardPageBuilder:
             # none of the 109 models we track at the default settings.'
             description = p.t(N_("With {vram}, the {card} holds none of the {total} models we track at the "
                                  "default settings."), **v)
+        if offload:
+            # TRANSLATORS: after a card page's summary of the models it holds; {count} (small ones in words)
+            # is the number of models it runs with part of them in system RAM. Example: 'With part of them
+            # in system RAM it runs 23 more.'
+            description += Markup(" ") + p.n_words(NP_("With part of it in system RAM it runs {count} more.",
+                                                       "With part of them in system RAM it runs {count} more."),
+                                                   len(offload))
         chart_items = [(m.name, e.tok_s, f.tok_s(e.tok_s)) for m, e in runs[:10]]
         rows = [self.row(m, e) for m, e in runs]
         return CardPage(
@@ -216,7 +224,8 @@ class CardPageBuilder:
             rows=rows,
             measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
             misses=[self.miss_row(m, miss) for m, miss in misses if m.id not in offloaded],
-            offload_rows=card_offload_rows(p, offload, self.table.settings.context_tokens),
+            offload_rows=card_offload_rows(p, offload, self.table.settings.context_tokens,
+                                           lambda m: context_limit(p, m, self.table.settings.context_tokens)),
             offload_intro=card_offload_intro(p, offload[0][1].system, card) if offload else None,
             chart_items=chart_items,
             # TRANSLATORS: a chart's title; {card} is the card's name (with {card:dat}... for its article).
@@ -229,16 +238,15 @@ class CardPageBuilder:
                                      "{items}."), card=v["card"],
                                   items=f.names(f"{name} {value}" for name, _, value in chart_items)))
             if chart_items else "",
-            faq=self.faq(card, runs, misses, v, dict(offload)),
+            faq=self.faq(card, runs, v),
             shares=self.shares(card),
             raise_text=self.raise_text(card),
         )
 
-    def faq(self, card: Card, runs, misses, v: dict, offload: dict | None = None) -> list[tuple[str, Markup]]:
+    def faq(self, card: Card, runs, v: dict) -> list[tuple[str, Markup]]:
         p, f = self.p, self.f
         qa: list[tuple[str, Markup]] = []
         by_model = {m.id: e for m, e in runs}
-        miss_by_model = {m.id: miss for m, miss in misses}
         for model in self.portal.card_faq_models:
             # TRANSLATORS: a question on a card page; {card} is the card's name (with {card:nom}, {card:dat}...
             # for its article), {model} a model's name. Example: 'Can the GeForce RTX 4090 run Llama 3.1 8B?'
@@ -253,27 +261,7 @@ class CardPageBuilder:
                              quant=e.quant.name, model=model.name, need=f.gb(e.need_gb),
                              tok_s=f.tok_s(e.tok_s)) + Markup(" ") + fit
             else:
-                miss = miss_by_model[model.id]
-                # The shortfall is against the memory a fit may use, not all of it: say which.
-                # TRANSLATORS: {quant} is a quantization (Q4_K_M), {model} a model name,
-                # {need} the memory it needs there, {shortfall} how much more than
-                # {usable}, the memory usable on this card: {share} of its {vram}.
-                # Example: "No. Even at Q4_K_M Llama 3.1 70B needs about 44.6 GB, 23.0 GB
-                # more than the 21.6 GB usable on this card (90% of its 24 GB)."
-                answer = p.t(N_("No. Even at {quant} {model} needs about {need}, {shortfall} more than the {usable} "
-                                "usable on this card ({share} of its {vram})."), quant=miss.quant_name,
-                             model=model.name, need=f.gb(miss.need_gb), shortfall=f.gb(miss.shortfall_gb),
-                             usable=f.gb(miss.usable_gb), share=f.percent(miss.usable_share),
-                             vram=f.vram(card.vram_gb))
-                o = (offload or {}).get(model)
-                if o:
-                    # TRANSLATORS: {ram_size} is system memory (64 GB), {ram_kind} its kind (2-channel
-                    # DDR5-6000), {ram} the part of the model in it (20 GB), {tok_s} a speed. Example: 'With 64
-                    # GB of 2-channel DDR5-6000 it runs with part of it in RAM (20 GB) at about 4 tok/s.'
-                    answer += Markup(" ") + p.t(N_("With {ram_size} of {ram_kind} it runs with part of it in "
-                                                   "RAM ({ram}) at about {tok_s}."),
-                                                ram=f.gb(o.placement.ram_gb), tok_s=f.tok_s(o.tok_s),
-                                                **ram_values(p, o.system))
+                answer = cannot_hold_answer(p, model, self.table.verdict(model.id, card))
             qa.append((question, answer))
         # TRANSLATORS: {card} is the card's name (with {card:nom}, {card:dat}... for its article). Example:
         # 'What is the largest model the GeForce RTX 4090 holds?'

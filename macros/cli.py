@@ -15,11 +15,12 @@ from typing import AbstractSet, Sequence
 
 from .catalogue import MAX_CONTEXT, RAISE_METHODS, VENDORS, Card, Model, load_catalogue, read_model
 from .errors import DataError, quote
-from .estimator import Estimate, Quant, load_settings
+from .estimator import Estimate, Fit, Quant, load_settings
 from .figures import ModelFigures, model_figures
 from .measured import MeasuredIndex, Run, load_runs
 from .commands import fit_command, row_command
 from .offload import OffloadEstimate, load_ram
+from .verdict import Fits, Multi, NoRun, Verdict
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: AbstractSet[int] = frozenset()) -> str:
@@ -61,6 +62,25 @@ def offload_json(e: Estimate) -> dict:
             "ngl": p.gpu_layers if p.mode == "layers" else None}
 
 
+def verdict_json(v: Verdict, model: Model, context: int, kv_precision: str | None) -> dict:
+    """The verdict of a row: its kind; for a device that cannot hold the model alone, the shortfall
+    (at the native format, else the most compressed allowed quant) and, for ``none``, the one reason;
+    for ``multi``, the set of identical devices that holds it."""
+    out: dict = {"kind": v.kind, "reason": None, "shortfall_gb": None,
+                 "quant": v.estimate.quant.name if not isinstance(v, NoRun) else v.shortfall.quant_name,
+                 "beyond_max_context": v.beyond_context}
+    if not isinstance(v, Fits):
+        out.update(shortfall_gb=round(v.shortfall.shown_gb, 2), shortfall_quant=v.shortfall.quant_name)
+    if isinstance(v, NoRun):
+        out["reason"] = v.reason.value
+    if isinstance(v, Fits):
+        out["fit"] = v.fit
+    if isinstance(v, Multi):
+        out.update(count=v.count, tok_s=rounded(v.estimate.tok_s), need_gb=rounded(v.estimate.need_gb),
+                   command=fit_command(model, v.estimate, context, kv_precision, v.count))
+    return out
+
+
 def row_json(e: Estimate, measured: Run | None = None, command: str | None = None) -> dict:
     return {**card_json(e.card),
             "quant": e.quant.name if e.quant else None,
@@ -94,14 +114,20 @@ def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] 
 
     def row(e: Estimate) -> dict:
         measured = index.find(f.model, e.quant.name, e.card) if index and e.quant and e.fit != "offload" else None
-        return row_json(e, measured, row_command(f.model, e, f.context, f.kv_precision))
+        return {**row_json(e, measured, row_command(f.model, e, f.context, f.kv_precision)),
+                "verdict": verdict_json(f.verdict(e.card), f.model, f.context, f.kv_precision)}
 
     multi = None
     if f.multi:
-        fastest = f.multi.fastest
-        multi = {"count": f.multi.count, "card": fastest.card.name, "card_id": fastest.card.id,
-                 "quant": fastest.quant.name, "tok_s": rounded(fastest.tok_s),
-                 "command": fit_command(f.model, fastest, f.context, f.kv_precision, f.multi.count)}
+        count = f.multi.count
+
+        def one_set(e: Fit) -> dict:
+            return {"card": e.card.name, "card_id": e.card.id, "quant": e.quant.name, "tok_s": rounded(e.tok_s),
+                    "need_gb": rounded(e.need_gb),
+                    "command": fit_command(f.model, e, f.context, f.kv_precision, count)}
+        # The set the model page names (the least memory per device); the fastest set beside it.
+        multi = {"rule": f.multi.rule, "count": count, **one_set(f.multi.cheapest),
+                 "fastest": one_set(f.multi.fastest)}
 
     return {
         "model": f.model.id,
@@ -111,13 +137,15 @@ def figures_json(f: ModelFigures, include_misses: bool, warnings: Sequence[str] 
         "calibration": f.calibration.name,
         "cards_total": f.cards_total,
         "cards_fit": f.cards_fit,
+        "cards_run": f.cards_run,
         "median_tok_s": round(f.median_tok_s, 2) if f.median_tok_s is not None else None,
         "reading_speed_cards": f.reading_speed_cards,
         "quant_levels": len(f.quant_levels),
         "smallest": row(f.smallest) if f.smallest else None,
         "fastest": row(f.fastest) if f.fastest else None,
         "nearest_miss": {"card": miss.card.name, "card_id": miss.card.id, "vram_gb": miss.card.vram_gb,
-                         "shortfall_gb": round(miss.shortfall_gb, 2)} if miss else None,
+                         "shortfall_gb": round(miss.shown_gb, 2), "quant": miss.quant_name,
+                         "need_gb": round(miss.need_gb, 2)} if miss else None,
         "ram": {"size_gb": f.system.size_gb, "kind": f.system.kind.id, "name": f.system.kind.name,
                 "bandwidth_gb_s": f.system.kind.bandwidth_gb_s},
         "cards_offload": len(f.offload),
@@ -132,7 +160,8 @@ def number(value: float | None, digits: int = 1) -> str:
 
 
 def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | None = None) -> None:
-    print(f"{f.model.name}: {f.cards_fit} of {f.cards_total} cards run it "
+    print(f"{f.model.name}: {f.cards_run} of {f.cards_total} cards run it, {f.cards_fit} entirely and "
+          f"{f.cards_offload} with part in RAM "
           f"(context {f.context:,} tokens, quality {f.ceiling} down to {f.floor}, calibration {f.calibration.name})")
     if f.fastest and f.smallest and f.smallest.quant:
         print(f"fastest: {f.fastest.card.name} {number(f.fastest.tok_s)} tok/s; "
@@ -142,13 +171,17 @@ def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | 
     if f.nearest_miss:
         m = f.nearest_miss
         print(f"nearest miss: {m.card.name} ({number(m.card.vram_gb, 0)} GB), "
-              f"{number(m.shortfall_gb)} GB short at {m.quant_name}")
+              f"{number(m.shown_gb)} GB short at {m.quant_name}")
     offloaded = {o.card.id for o in f.offload}
     rows = list(f.rows) + list(f.offload) + ([e for e in f.misses if e.card.id not in offloaded]
                                              if include_misses else [])
     if f.offload:
         print(f"with offload to {number(f.system.size_gb, 0)} GB of {f.system.kind.name}: "
               f"{len(f.offload)} more cards")
+    if f.multi:
+        e = f.multi.cheapest
+        print(f"smallest set of identical cards: {f.multi.count} x {e.card.name}, {e.quant.name}, "
+              f"{number(e.tok_s)} tok/s")
 
     def measured(e: Estimate) -> str:
         run = (index.find(f.model, e.quant.name, e.card) if index and e.quant and e.fit != "offload"
@@ -181,6 +214,7 @@ def command_models(args) -> None:
             "published": m.published.isoformat() if m.published else None,
             "checked": m.checked.isoformat() if m.checked else None,
             "cards_fit": f.cards_fit,
+        "cards_run": f.cards_run,
             "fastest": f.fastest.card.name if f.fastest else None,
             "fastest_tok_s": round(f.fastest.tok_s, 2) if f.fastest and f.fastest.tok_s else None,
         } for m, f in listing], ensure_ascii=False, indent=2))

@@ -10,14 +10,24 @@ from __future__ import annotations
 
 import enum
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from .catalogue import Card, Model
 from .estimator import (Calibration, Estimate, Fit, Memory, Miss, Quant, Settings, candidate_memories, estimate,
-                        memory_needed, speed_order)
+                        speed_order)
 from .measured import MeasuredIndex, Run
 from .offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate
+from .verdict import Fits, MultiCard, Shortfall, Verdict, decide, missed_by, multi_card, shown_tok_s
+
+# The shortfall of a card that cannot hold a model (macros/verdict.py): the page figures' name for it.
+NearestMiss = Shortfall
+# A model that at most this many devices hold gets the smallest set of identical devices too: for
+# every other reader, a set is the way to run it on their own kind of device.
+FEW_DEVICES = 5
+
+__all__ = ["EstimateTable", "ModelFigures", "MultiCard", "NearestMiss", "Reach", "SizeClass", "model_figures",
+           "missed_by", "multi_card", "nearest_miss", "smallest_order"]
 
 
 class Reach(enum.Enum):
@@ -65,35 +75,6 @@ class SizeClass(enum.Enum):
 
 
 @dataclass(frozen=True)
-class NearestMiss:
-    """The largest card that cannot run a model. The shortfall is against the memory a fit may
-    use (``usable_gb``: the ``fits`` share of the card's memory), not against all of it."""
-
-    card: Card
-    quant_name: str
-    need_gb: float
-    shortfall_gb: float
-    usable_gb: float = 0.0
-    usable_share: float = 1.0
-
-
-@dataclass(frozen=True)
-class MultiCard:
-    """The smallest set of identical cards that holds a model no single card holds.
-
-    Estimates are of the set, as one card with ``count`` times the memory: layers
-    split across cards run one after another, so the speed is a single card's.
-    """
-
-    count: int
-    cheapest: Fit   # the set with the least memory per card
-    fastest: Fit
-
-    def card_vram_gb(self, e: Fit) -> float:
-        return e.card.vram_gb / self.count
-
-
-@dataclass(frozen=True)
 class ModelFigures:
     model: Model
     context: int
@@ -116,10 +97,46 @@ class ModelFigures:
     kv_precision: str | None = None
     # Cards it does not fit that run it with part of it in system RAM (``system``), fastest first.
     offload: tuple[OffloadEstimate, ...] = ()
+    # What the verdict of a card needs beyond the rows: the settings, the candidate quants and the
+    # quant asked for (None: the ladder).
+    settings: Settings | None = None
+    candidates: tuple[tuple[Quant, Memory], ...] = ()
+    quant: str | None = None
+    _verdicts: dict[str, Verdict] = field(default_factory=dict, compare=False, repr=False)
+    _by_card: dict[str, Estimate] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def cards_fit(self) -> int:
         return len(self.rows)
+
+    @property
+    def cards_offload(self) -> int:
+        return len(self.offload)
+
+    @property
+    def cards_run(self) -> int:
+        """The devices that run it, entirely or with part of it in RAM: every row of the table."""
+        return len(self.rows) + len(self.offload)
+
+    def verdict(self, card: Card) -> Verdict:
+        """The verdict for one card of the catalogue at these figures' settings (worked out once)."""
+        if card.id not in self._verdicts:
+            self._verdicts[card.id] = self._decide(card)
+        return self._verdicts[card.id]
+
+    def _decide(self, card: Card) -> Verdict:
+        assert self.settings is not None, "figures made by model_figures carry their settings"
+        if not self._by_card:
+            self._by_card.update((e.card.id, e) for e in self.misses + self.rows + self.offload)
+        found = self._by_card.get(card.id)
+        offload = found if isinstance(found, OffloadEstimate) else None
+        alone: Estimate = found if found is not None and found.fits and offload is None else Miss(card)
+        shortfall = None
+        if not alone.fits:
+            shortfall = missed_by(self.model, card, self.settings, self.context, self.floor, self.kv_precision,
+                                  self.quant, self.ceiling, self.calibration)
+        return decide(self.model, card, self.settings, self.calibration, self.context, alone, offload,
+                      shortfall, self.candidates)
 
     @property
     def reach(self) -> Reach:
@@ -167,44 +184,14 @@ def smallest_order(e: Fit) -> tuple:
 
 def nearest_miss(model: Model, misses: Sequence[Miss], settings: Settings,
                  context: int, floor: str, kv_precision: str | None,
-                 quant_name: str | None = None) -> NearestMiss | None:
+                 quant_name: str | None = None, ceiling: str | None = None,
+                 calibration: Calibration | None = None) -> NearestMiss | None:
     """The largest card that cannot run it, and by how much it falls short."""
     if not misses:
         return None
     card = max(misses, key=lambda e: (e.card.vram_gb, e.card.bandwidth_gb_s,
                                       e.card.released or 0)).card
-    return missed_by(model, card, settings, context, floor, kv_precision, quant_name)
-
-
-def missed_by(model: Model, card: Card, settings: Settings, context: int, floor: str,
-              kv_precision: str | None, quant_name: str | None = None) -> NearestMiss:
-    """How far a card that cannot run it falls short."""
-    judged_at = model.native_format or quant_name
-    if judged_at:
-        # the one quant every card was judged at
-        quant = settings.quant(judged_at)
-    else:
-        shortfall_quant = settings.quant(settings.shortfall_quant)
-        floor_quant = settings.quant(floor)
-        quant = min(shortfall_quant, floor_quant, key=lambda q: q.rank)
-    need = memory_needed(model, quant, context, settings, kv_precision).total_gb
-    usable = settings.fits * card.vram_gb
-    return NearestMiss(card, quant.name, need, need - usable, usable, settings.fits)
-
-
-def multi_card(model: Model, cards: Sequence[Card], settings: Settings, calibration: Calibration,
-               candidates: tuple[tuple[Quant, Memory], ...], context: int) -> MultiCard | None:
-    for count in settings.multi_gpu_counts:
-        options = []
-        for card in cards:
-            pooled = replace(card, vram_gb=card.vram_gb * count)
-            e = estimate(model, pooled, settings, calibration, context, candidates=candidates)
-            if e.fits:
-                options.append(e)
-        if options:
-            return MultiCard(count, min(options, key=lambda e: (e.card.vram_gb, speed_order(e))),
-                             min(options, key=speed_order))
-    return None
+    return missed_by(model, card, settings, context, floor, kv_precision, quant_name, ceiling, calibration)
 
 
 def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
@@ -228,6 +215,7 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
     quant_ranks = sorted({e.quant.rank for e in rows})
     ram = load_ram()
     system = system or ram.system()
+    ceiling_name = settings.quant(ceiling or settings.max_quality).name
     offload_memories = offload_candidates(model, settings, ram, context, floor, quant, kv_precision) if misses else ()
     offload = tuple(sorted((o for o in (offload_estimate(model, e.card, settings, calibration, system, ram, context,
                                                           candidates=offload_memories) for e in misses) if o),
@@ -241,18 +229,24 @@ def model_figures(model: Model, cards: Sequence[Card], settings: Settings,
         rows=rows,
         misses=misses,
         median_tok_s=statistics.median(speeds) if speeds else None,
-        reading_speed_cards=sum(s >= settings.reading_speed_tok_s for s in speeds),
+        # by the speed as shown: a row reading "10.0 tok/s" is at reading speed
+        reading_speed_cards=sum(shown_tok_s(s) >= settings.reading_speed_tok_s for s in speeds),
         quant_levels=tuple(settings.quants[r].name for r in quant_ranks),
         smallest=min(rows, key=smallest_order) if rows else None,  # the first of smallest_rows
         fastest=rows[0] if rows else None,
         slowest=rows[-1] if rows else None,
-        nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision, quant),
+        nearest_miss=nearest_miss(model, misses, settings, context, floor, kv_precision, quant, ceiling_name,
+                                  calibration),
         tiers=tiers,
-        multi=None if rows else multi_card(model, cards, settings, calibration, candidates, context),
-        ceiling=settings.quant(ceiling or settings.max_quality).name,
+        multi=multi_card(model, cards, settings, calibration, candidates, context,
+                         frozenset(e.card.id for e in rows)) if len(rows) <= FEW_DEVICES else None,
+        ceiling=ceiling_name,
         kv_precision=kv_precision,
         offload=offload,
         system=system,
+        settings=settings,
+        candidates=candidates,
+        quant=quant,
     )
 
 
@@ -280,7 +274,15 @@ class EstimateTable:
         return self.measured_index.find(model, e.quant.name, e.card)
 
     def models_run(self, card_id: str) -> int:
+        """The models a card holds entirely (``models_offload``: those it runs with part in RAM)."""
         return sum(1 for _, e in self.by_card[card_id] if e.fits)
+
+    def models_offload(self, card_id: str) -> int:
+        return len(self.offload_by_card[card_id])
+
+    def verdict(self, model_id: str, card: Card) -> Verdict:
+        """The verdict for a model on a card at the default settings."""
+        return self.figures[model_id].verdict(card)
 
     def card_offload(self, card_id: str) -> list[tuple[Model, OffloadEstimate]]:
         """The models a card runs with offload at the default RAM, fastest first."""
@@ -307,6 +309,8 @@ class EstimateTable:
         for model, e in self.by_card[card_id]:
             if not e.fits:
                 f = self.figures[model.id]
-                misses.append((model, missed_by(model, e.card, self.settings, f.context, f.floor, None)))
+                v = f.verdict(e.card)
+                assert not isinstance(v, Fits)
+                misses.append((model, v.shortfall))
         misses.sort(key=lambda pair: (pair[1].shortfall_gb, pair[0].name.casefold()))
         return runs, misses

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 from urllib.parse import urlsplit
 
 from markupsafe import Markup
@@ -170,6 +170,11 @@ def offload_faq(p: Phrases, m: Model, fig, v: dict) -> Markup:
     ram_v = ram_values(p, fig.system)
     nearest = by_card.get(fig.nearest_miss.card.id) if fig.nearest_miss else None
     picks = list(dict.fromkeys(x for x in (reference_offload(fig.offload), nearest) if x))
+    if not picks and not m.architecture:
+        # TRANSLATORS: {model} is a model's name. Example: 'We work out no figure with part of GLM-130B in
+        # system memory: its layers are not recorded, so there is no telling how llama.cpp would split it.'
+        return p.t(N_("We work out no figure with part of {model} in system memory: its layers are not recorded, "
+                      "so there is no telling how llama.cpp would split it."), model=m.name)
     if not picks:
         # TRANSLATORS: {ram_size} and {miss_need} are memory sizes, {miss_quant} a quantization. Example: 'Not
         # with 64 GB of system memory: at Q3_K_M it needs about 450 GB, more than any card we track holds
@@ -208,13 +213,15 @@ class OffloadCardRow:
     tok_range: str
     detail: str
     command: str
+    limit: str = ""     # the model reads less context than the figure and the command assume
 
 
-def card_offload_rows(p: Phrases, pairs: Sequence[tuple[Model, OffloadEstimate]], context: int) -> list[OffloadCardRow]:
+def card_offload_rows(p: Phrases, pairs: Sequence[tuple[Model, OffloadEstimate]], context: int,
+                      limit_of: Callable[[Model], str] = lambda m: "") -> list[OffloadCardRow]:
     f = p.fmt
     return [OffloadCardRow(m.name, f"../../models/{m.id}/", f.parameters(m.parameters_b), o.quant.name,
                            f.gb(o.need_gb), f.tok_s(o.tok_s), f.tok_range(o.tok_s_low, o.tok_s_high),
-                           offload_detail(p, o), fit_command(m, o, context))
+                           offload_detail(p, o), fit_command(m, o, context), limit_of(m))
             for m, o in pairs]
 
 

@@ -61,8 +61,10 @@ def estimate_row(tps_atlas, *model, card="geforce-rtx-4090"):
     return next(r for r in json.loads(out)["rows"] if r["card_id"] == card)
 
 
-@pytest.mark.parametrize("config, record", [ARCHITECTURES["dense GQA"], ARCHITECTURES["sliding window + vision encoder"],
-                                            ARCHITECTURES["Qwen3.8 27B: dense hybrid with a vision encoder"]])
+ON_24_GB = ("dense GQA", "sliding window + vision encoder", "Qwen3.8 27B: dense hybrid with a vision encoder")
+
+
+@pytest.mark.parametrize("config, record", [ARCHITECTURES[a] for a in ON_24_GB], ids=ON_24_GB)
 def test_the_drafted_record_gives_the_hand_checked_memory_and_speed_on_a_24_gb_card(tmp_path, config, record, add,
                                                                                     tps_atlas):
     add(tmp_path, CONFIGS / config, "--id", record, "--name", "Drafted")

@@ -181,7 +181,7 @@ def test_ram_inputs_change_an_offload_row(browser, server):
     catalogue, settings = load_catalogue(), load_settings()
     model, card = catalogue.model(OFFLOAD_MODEL), catalogue.card(CARD)
     miss = nearest_miss(model, [estimate(model, card, settings, settings.calibration())], settings,
-                        settings.context_tokens, settings.min_quality, None)
+                        settings.context_tokens, settings.min_quality, None, calibration=settings.calibration())
     cells = row_of(page, "tps-misses-table", OFFLOAD_MODEL).split("\t")
     assert cells[1:4] == [f.gb(miss.shortfall_gb), f.gb(miss.need_gb), miss.quant_name], cells
     assert not errors

@@ -55,7 +55,8 @@ def test_estimate_json_shape():
     row = h100
     assert set(row) == {"card", "card_id", "vendor", "vram_gb", "bandwidth_gb_s", "released", "quant",
                         "need_gb", "tok_s", "tok_s_low", "tok_s_high", "prompt_tok_s", "ttft_s", "measured",
-                        "fit", "command"}
+                        "fit", "command", "verdict"}
+    assert row["verdict"]["kind"] == "fits" and row["verdict"]["fit"] == row["fit"]
     assert row["released"] == "2023-03" and row["fit"] == "tight" and row["card_id"] == "h100-nvl-94gb"
 
 
@@ -69,6 +70,34 @@ def test_estimate_all_adds_cards_that_do_not_fit(catalogue, settings):
     data = json.loads(run("estimate", largest.id, "--all", "--json")[1])
     assert data["cards_fit"] == 0 and len(data["rows"]) == data["cards_total"]
     assert {r["fit"] for r in data["rows"]} == {"none"} and {r["quant"] for r in data["rows"]} == {None}
+
+
+def test_every_row_carries_its_verdict_and_the_shortfall_at_the_native_format():
+    data = json.loads(run("estimate", "gpt-oss-120b", "--all", "--json")[1])
+    kinds = {r["card_id"]: r["verdict"] for r in data["rows"]}
+    assert kinds["geforce-rtx-4090"]["kind"] == "offload"
+    # gpt-oss ships only in MXFP4: every shortfall is measured there, and none is zero or less.
+    short = [v for v in kinds.values() if v["kind"] != "fits"]
+    assert short and {v["shortfall_quant"] for v in short} == {"MXFP4"}
+    assert min(v["shortfall_gb"] for v in short) > 0
+    assert {v["reason"] for v in short if v["kind"] == "none"} <= {"memory", "no_system_ram", "no_layout"}
+    assert data["nearest_miss"]["quant"] == "MXFP4"
+    assert data["cards_run"] == data["cards_fit"] + data["cards_offload"]
+
+
+def test_a_model_no_card_holds_is_short_at_the_floor_and_names_the_smallest_set():
+    data = json.loads(run("estimate", "kimi-k2", "--all", "--json")[1])
+    miss = data["nearest_miss"]
+    assert miss["quant"] == data["min_quality"]
+    multi = data["multi"]
+    # The set the model page names: the least memory per device, not the fastest.
+    assert multi["rule"] == "smallest" and multi["count"] >= 2
+    sets = [r for r in data["rows"] if r["verdict"]["kind"] == "multi" and r["verdict"]["count"] == multi["count"]]
+    assert min(r["vram_gb"] for r in sets) == next(r["vram_gb"] for r in sets if r["card_id"] == multi["card_id"])
+    assert multi["fastest"]["tok_s"] >= multi["tok_s"]
+    # That set's own row says the same count and the command splits over it.
+    own = next(r["verdict"] for r in data["rows"] if r["card_id"] == multi["card_id"])
+    assert own["count"] == multi["count"] and "--tensor-split" in own["command"]
 
 
 def test_estimate_at_one_quant():

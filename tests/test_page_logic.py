@@ -50,14 +50,22 @@ def words(markups) -> str:
 
 
 def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
-    cards = [card(base_card, "Small One", 8, 300), card(base_card, "Big One", 512, 800)]
+    # (a card of 1 GB: too small to run it even with part of it in RAM)
+    cards = [card(base_card, "Small One", 1, 300), card(base_card, "Big One", 512, 800)]
     figs = figures(catalogue, settings, seed, "llama-3.1-70b", cards)
-    assert figs.reach is Reach.ONE and figs.smallest is figs.fastest
+    assert figs.reach is Reach.ONE and figs.smallest is figs.fastest and not figs.offload
     en = page(figs, settings)
     text = words(en.speed + en.numbers_text + [a for _, a in en.faq]) + en.description
     assert "Only one card in our catalogue can hold it: the Big One" in text
     assert "Only the Big One holds it" in text and "Only the Big One runs it" in text
-    assert "Half of the cards" not in text and "the slowest" not in text and "in all" not in text.lower()
+    assert "Half of the cards" not in text and "the slowest" not in text
+    # With a second card that runs it with part of it in RAM, it is no longer "the only card".
+    both = figures(catalogue, settings, seed, "llama-3.1-70b", [card(base_card, "Mid One", 24, 1000), cards[1]])
+    assert both.reach is Reach.ONE and both.offload
+    said = words(a for _, a in page(both, settings).faq)
+    assert "It is the only card that can run it." not in said
+    assert "In all, 2 devices run it: 1 entirely, 1 with part of it in RAM." in said
+    assert not re.search(r"in all, \w+ (cards?|devices?) (can )?runs? it", text, re.IGNORECASE)
     assert en.fastest_title == "The only GPU that runs Llama 3.1 70B" and en.smallest == []
     assert "runs on a single one of the 2 GPUs" in en.description
     nl = page(figs, settings, "nl")
@@ -87,8 +95,8 @@ def test_no_card_states_the_shortfall_against_the_usable_memory(catalogue, setti
     f = Phrases("en").fmt
     en = page(figs, settings)
     steps = words(text for _, text in en.steps)
-    assert f"more than the {f.gb(miss.usable_gb)} usable on the largest card we track" in steps
-    assert f"({f.percent(settings.fits)} of its 24 GB)" in steps
+    assert f"needs about {f.gb(miss.need_gb)} at Q4_K_M, more than the largest card we track (24 GB) can give it" \
+        in steps
     assert en.fastest == [] and en.chart_items == []
 
 
@@ -164,9 +172,10 @@ def test_built_page_says_how_many_cards_hold_it_and_lists_the_tile_card_first(si
     fit_count = re.search(r'<p class="tps-tile-main">([^<]+)</p><p class="tps-tile-label">', page_html).group(1)
     assert str(p.t("In our catalogue, {fit_count} cards can hold it.", fit_count=fit_count)) in text
     none = visible_text(page_path(site, language, "models", "glm-5").read_text(encoding="utf-8"))
-    usable_sentence = p.gettext("About {miss_need} at {miss_quant}, more than the {miss_usable} usable on the "
-                                "largest card we track ({miss_share} of its {miss_vram}).")
-    assert usable_sentence.split("{miss_usable}")[0].split("}")[-1].strip() in none
+    from macros.model_page.faq import VRAM_LARGEST_MACHINE
+    largest = [p.gettext("About {miss_need} at {miss_quant}, more than the largest card we track ({miss_vram}) can "
+                         "give it."), p.gettext(VRAM_LARGEST_MACHINE)]
+    assert any(sentence.split("{miss_quant}")[1].split("(")[0].strip() in none for sentence in largest)
 
 
 def implied_count_problems(page_html: str, language: str) -> list[str]:

@@ -155,12 +155,19 @@ def page_problems(site: Path) -> dict[str, list[str]]:
     return found
 
 
+def verdicts(site: Path) -> dict[str, list[str]]:
+    from .whole_site_verdicts import verdict_problems
+
+    return verdict_problems(site)
+
+
 # Each part in a process of its own, at the same time: two cores read the site in half the time.
-PARTS = {"links": link_problems, "pages": page_problems}
+PARTS = {"links": link_problems, "pages": page_problems, "verdicts": verdicts}
 
 
 def run_checks(site: Path) -> dict[str, list[str]]:
-    """Every check, by name ("links", "pages", "english-<language>", "prose-<language>"), found by
+    """Every check, by name ("links", "pages", "english-<language>", "prose-<language>",
+    "verdicts-<language>"), found by
     processes of their own: the tests' process has its own work meanwhile (the session starts
     this beside the tests, see tests/conftest.py)."""
     processes = [subprocess.Popen([sys.executable, "-m", "tests.whole_site", str(site), part], cwd=ROOT,

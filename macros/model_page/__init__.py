@@ -78,6 +78,8 @@ class ModelPage:
     measured_note: Markup | None = None
     fastest_title: str = ""
     smallest_title: str = ""                 # empty: no list of the smallest (one card runs it)
+    # The sentence before the six steps: "the table above" only over a table with rows.
+    steps_intro: str = ""
 
 
 class ModelPageBuilder:
@@ -123,6 +125,7 @@ class ModelPageBuilder:
             speed=about.speed(c, m, fig, v),
             building=about.building(c, m, v),
             steps=guide.steps(c, m, fig, v),
+            steps_intro=guide.intro(c, fig),
             faq=faq.faq(c, m, fig, v),
             source=specification.source(c, m),
             workings=[working(c, m, e, fig) for e in dict.fromkeys(x for x in (fig.fastest, fig.smallest) if x)]

@@ -12,14 +12,37 @@ from ..offload_pages import offload_faq
 from ..phrases import N_, NP_
 from .context import PageContext
 from .hardware import consumer_vram_gb, multi_text, split_note
+from .tiers import best_offload, tier_offload, two_gpus_few
 from .rows import fit_sentence
 
 OLD_MODEL_YEARS = 2      # older than this against the newest model: say capability has moved on
+
+# TRANSLATORS: as "About {miss_need} at {miss_quant}, more than the largest card we track…", where the
+# largest is a machine sharing its memory (never "card"); {miss_vram} is what its GPU may use. Example:
+# "About 489.5 GB at Q3_K_M, more than the largest device we track can give it (its GPU may use 384 GB)."
+VRAM_LARGEST_MACHINE = N_("About {miss_need} at {miss_quant}, more than the largest device we track can give it "
+                          "(its GPU may use {miss_vram}).")
+# TRANSLATORS: as "The smallest card in our catalogue that holds it is the {small_card}…", where the
+# smallest is a machine sharing its memory (never "card"); {small_card} is its name, {small_memory} what
+# its GPU may use ("384 GB usable by the GPU"). Example: "The smallest device in our catalogue that holds
+# it is the Apple M3 Ultra (512 GB), with 384 GB usable by the GPU. It runs the model at Q3_K_M in about
+# 328.7 GB and produces about 25.4 tok/s."
+SMALLEST_MACHINE_ANSWER = N_("The smallest device in our catalogue that holds it is the {small_card}, with "
+                             "{small_memory}. It runs the model at {small_quant} in about {small_need} and "
+                             "produces about {small_tok_s}.")
+# TRANSLATORS: as "About {small_need} at {small_quant}, which is what the smallest card…", where the smallest
+# is a machine sharing its memory. Example: "About 328.7 GB at Q3_K_M, which is what the smallest device that
+# runs it uses. Less compression needs more: the memory column is worked out per device, because each gets
+# the least-compressed version it can hold."
+VRAM_MACHINE_ANSWER = N_("About {small_need} at {small_quant}, which is what the smallest device that runs it "
+                         "uses. Less compression needs more: the memory column is worked out per device, "
+                         "because each gets the least-compressed version it can hold.")
 
 
 def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str, Markup]]:
     p, f = c.p, c.f
     qa: list[tuple[str, Markup]] = []
+    smallest_machine = bool(fig.smallest and fig.smallest.card.unified)
 
     def ask(question: str, answer: Markup, **extra):
         qa.append((p.t(question, **v, **extra), answer))
@@ -113,7 +136,11 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
         # TRANSLATORS: {model} is the model's name. Example: "Can I run GLM-130B
         # if it does not fit on my GPU?"
         ask(N_("Can I run {model} if it does not fit on my GPU?"), offload_faq(p, m, fig, v))
-    if fig.cards_fit:
+    if fig.cards_fit and fig.multi:
+        # TRANSLATORS: {model} is the model's name. Example: "Would two GPUs run
+        # GLM-130B faster?"
+        ask(N_("Would two GPUs run {model} faster?"), two_gpus_few(c, fig))
+    elif fig.cards_fit:
         # TRANSLATORS: {model} is the model's name. Example: "Would two GPUs run
         # GLM-130B faster?"
         ask(N_("Would two GPUs run {model} faster?"),
@@ -171,7 +198,8 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # Q3_K_M in about 64.2 GB and produces about 3.5 tok/s."
             p.t(N_("The smallest card in our catalogue that holds it is the {small_card}, with {small_memory}. "
                    "It runs the model at {small_quant} in about {small_need} and produces about "
-                   "{small_tok_s}."), **v) + Markup(" ") + how_many_run_it(c, fig))
+                   "{small_tok_s}.") if not smallest_machine else SMALLEST_MACHINE_ANSWER, **v)
+            + Markup(" ") + how_many_run_it(c, fig))
         # TRANSLATORS: {model} is the model's name. Example: "How fast is GLM-130B
         # on a GPU?"
         ask(N_("How fast is {model} on a GPU?"), how_fast(c, fig, v))
@@ -185,19 +213,20 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # because each card gets the least-compressed version it can hold."
             p.t(N_("About {small_need} at {small_quant}, which is what the smallest card that runs it uses. "
                    "Less compression needs more: the memory column is worked out per card, because each "
-                   "card gets the least-compressed version it can hold."), **v))
+                   "card gets the least-compressed version it can hold.") if not smallest_machine else
+                VRAM_MACHINE_ANSWER, **v))
     elif fig.nearest_miss:
         # TRANSLATORS: {model} is the model's name. Example: "How much VRAM does
         # GLM-130B need?"
         ask(N_("How much VRAM does {model} need?"),
             # TRANSLATORS: {miss_need} is the memory the model needs; {miss_quant} is
-            # the quantization it is measured at; {miss_usable} is the memory a fit
-            # may use on that card; {miss_share} is that share of its memory (90 %);
-            # {miss_vram} is that card's memory. Example: "About 451.0 GB at Q4_K_M,
-            # more than the 345.6 GB usable on the largest card we track (90% of its
-            # 384 GB)."
-            p.t(N_("About {miss_need} at {miss_quant}, more than the {miss_usable} usable on the largest card we "
-                   "track ({miss_share} of its {miss_vram})."), **v))
+            # the quantization it is measured at; {miss_vram} is the memory of the
+            # largest card we track (a card never gives all of it to a model: the
+            # driver keeps some). Example: "About 451.0 GB at Q4_K_M, more than the
+            # largest card we track (384 GB) can give it."
+            p.t(N_("About {miss_need} at {miss_quant}, more than the largest card we track ({miss_vram}) can give "
+                   "it.") if not fig.nearest_miss.card.unified else
+                VRAM_LARGEST_MACHINE, **v))
     if m.open_weights:
         # TRANSLATORS: {model} is the model's name. Example: "Is GLM-130B open
         # source?"
@@ -211,6 +240,10 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # TRANSLATORS: {model} is the model's name; {tier} is a memory size (16
             # GB). Example: "Can I run Llama 3.2 1B on a 8 GB GPU?"
             question = N_("Can I run {model} on a {tier} GPU?")
+            o = best_offload(fig, tier)
+            if e is None and o is not None:
+                ask(question, tier_offload(c, tier_text, o), tier=tier_text)
+                continue
             if e is None:
                 # TRANSLATORS: {tier} is a memory size (16 GB). Example: "No: no card of
                 # exactly 8 GB in our catalogue runs it at these settings."
@@ -235,6 +268,9 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
 def how_many_run_it(c: PageContext, fig: ModelFigures) -> Markup:
     """How many cards run it, in the sentence its reach calls for."""
     p = c.p
+    if fig.cards_offload:
+        # (before "the only card": others run it with part of it in RAM)
+        return how_many_with_ram(c, fig)
     if fig.reach is Reach.ONE:
         return p.t(N_("It is the only card that can run it."))
     if fig.reach is Reach.EVERY:
@@ -243,6 +279,17 @@ def how_many_run_it(c: PageContext, fig: ModelFigures) -> Markup:
     # 45 cards can run it."
     return c.n_words(NP_("In all, {count} card can run it.", "In all, {count} cards can run it."), fig.cards_fit,
                      feminine=True)
+
+
+def how_many_with_ram(c: PageContext, fig: ModelFigures) -> Markup:
+    """How many devices run it, where some run it with part of it in RAM: both kinds, as the table lists."""
+    # TRANSLATORS: {count} is the number of devices (cards and machines) that
+    # run it, entirely or with part of it in system RAM; {fit} and {offload}
+    # are numbers. Example: "In all, 278 devices run it: 45 entirely, 233 with
+    # part of it in RAM."
+    return c.p.n(NP_("In all, {count} device runs it: {fit} entirely, {offload} with part of it in RAM.",
+                     "In all, {count} devices run it: {fit} entirely, {offload} with part of it in RAM."),
+                 fig.cards_run, fit=c.f.count(fig.cards_fit), offload=c.f.count(fig.cards_offload))
 
 
 def how_fast(c: PageContext, fig: ModelFigures, v: dict) -> Markup:

@@ -22,7 +22,10 @@ def numbers(c: PageContext, fig: ModelFigures, v: dict) -> list[tuple[str, str]]
     g = c.p.gettext
     if not fig.smallest:
         return []
-    return [(g(N_("Smallest card that fits")), str(v["small_card"])), (g(N_("Memory needed")), v["small_need"]),
+    # TRANSLATORS: a label when the smallest device that holds the model is a machine sharing its memory
+    # (an Apple Mac, a Ryzen AI Max), not a graphics card.
+    smallest = N_("Smallest device that fits") if fig.smallest.card.unified else N_("Smallest card that fits")
+    return [(g(smallest), str(v["small_card"])), (g(N_("Memory needed")), v["small_need"]),
             (g(N_("Fastest")), v["fast_tok_s"])]
 
 
@@ -148,9 +151,15 @@ def split_note(c: PageContext) -> list[Markup]:
 
 
 def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
-    p = c.p
+    """What the numbers mean; where only a few devices hold the model, the set of cards that runs it
+    on the others follows."""
     if fig.reach is Reach.NONE:
         return multi_text(c, fig, v)
+    return single_text(c, fig, v) + (multi_text(c, fig, v) if fig.multi else [])
+
+
+def single_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
+    p = c.p
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {small_card} is the smallest card that runs it;
         # {small_memory} is that card's memory ("24 GB of memory", or for a machine

@@ -55,6 +55,19 @@ def intro(c: PageContext, m: Model, v: dict) -> Markup:
 
 
 def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
+    """The page's summary; where cards run it with part of it in RAM, it says how many more do."""
+    text = held_description(c, fig, v)
+    if not fig.cards_offload:
+        return text
+    # TRANSLATORS: after the page's summary of the cards that hold a model; {count} (small ones in words)
+    # is the number of devices that run it with part of it in system RAM. Example: "With part of it in system RAM, 233
+    # more run it."
+    return text + Markup(" ") + c.n_words(NP_("With part of it in system RAM, {count} more runs it.",
+                                              "With part of it in system RAM, {count} more run it."),
+                                          fig.cards_offload)
+
+
+def held_description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {model} is the model's name; {total} is the number of cards
         # in the catalogue; {fast_card} is the only card that runs it (its name may
@@ -89,12 +102,15 @@ def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
 
 
 def tiles(c: PageContext, fig: ModelFigures, v: dict) -> list[tuple[str, str, str]]:
+    # The first tile is redrawn by the browser after an input change (calculator.js tilesHtml), byte for
+    # byte as built (tests/test_parity.py): its wording changes there and here together.
     p = c.p
     out = [
         (str(p.n(NP_("card can run it", "cards can run it"), fig.cards_fit)), v["fit_count"], ""),
         (str(p.n(NP_("card in the catalogue", "cards in the catalogue"), fig.cards_total)), v["total"], ""),
     ]
     if fig.smallest:
+        # (the browser redraws this label too: "card" for a machine is for both to change)
         out.append((p.gettext(N_("Smallest card that fits")), str(v["small_card"]),
                     " · ".join((v["small_vram"], v["small_quant"], v["small_tok_s"]))))
         out.append((p.gettext(N_("Fastest card")), str(v["fast_card"]), " · ".join((v["fast_tok_s"], v["fast_vram"]))))

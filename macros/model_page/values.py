@@ -48,8 +48,7 @@ def common(c: PageContext, m: Model, fig: ModelFigures) -> dict:
         n = fig.nearest_miss
         values.update(miss_card=card_name(n.card, c.p.language), miss_vram=f.vram(n.card.vram_gb),
                       miss_need=f.gb(n.need_gb), miss_quant=n.quant_name,
-                      shortfall=f.gb(n.shortfall_gb), miss_usable=f.gb(n.usable_gb),
-                      miss_share=f.percent(n.usable_share))
+                      shortfall=f.gb(n.shown_gb))
     if m.organisations:
         values["organisation"] = organisations(c, m)
     if m.published:
