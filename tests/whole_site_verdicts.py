@@ -87,6 +87,9 @@ class Checker:
         if self.prefix("About {miss_need} at {miss_quant}, more than the {miss_usable} usable on the largest device "
                        "we track ({miss_share} of its {miss_vram}).", after="{miss_usable}") == self.largest_card:
             self.largest_card = ""
+        only_card, only_device = (p.gettext("It is the only card that can run it."),
+                                  p.gettext("It is the only device that can run it."))
+        self.only_card = only_card if only_card != only_device else ""
         self.no = p.gettext("No. Even at {quant} {model} needs about {need}, {shortfall} more than the {usable} "
                             "usable on this card ({share} of its {vram}).").split(" ")[0]
 
@@ -109,6 +112,9 @@ class Checker:
         out = even_at_problems(text, self.language, self.floor)
         if not rows and self.table_above in text:
             out.append("'the table above' over an empty table")
+        held = [r for r in rows if r.fit != "offload"]
+        if len(held) == 1 and self.cards[held[0].card_id].unified and self.only_card and self.only_card in text:
+            out.append(f"a machine called the only card: {self.only_card!r}")
         out += self.tier_problems(model, rows, answers)
         out += self.count_problems(rows, fit, offload, answers, model)
         if self.machine_name:

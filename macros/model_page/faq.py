@@ -271,6 +271,10 @@ def how_many_run_it(c: PageContext, fig: ModelFigures) -> Markup:
     if fig.cards_offload:
         # (before "the only card": others run it with part of it in RAM)
         return how_many_with_ram(c, fig)
+    if fig.reach is Reach.ONE and fig.smallest and fig.smallest.card.unified:
+        # TRANSLATORS: where the only device that runs the model is a machine sharing its memory (an Apple
+        # Mac): never "card".
+        return p.t(N_("It is the only device that can run it."))
     if fig.reach is Reach.ONE:
         return p.t(N_("It is the only card that can run it."))
     if fig.reach is Reach.EVERY:
