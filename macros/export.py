@@ -31,9 +31,10 @@ from .catalogue import Card, Catalogue, Model
 from .estimator import Calibration, Settings
 from .measured import MeasuredIndex, Run, chip_of, load_runs
 from .names import browser_forms, card_kind
+from .model_page.headline import DEVICES_RUN_IT, RUN_PARTS, SMALLEST_CARD, SMALLEST_DEVICE
 from .model_page import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
                     MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines)
-from .phrases import N_, NP_, Phrases
+from .phrases import N_, Phrases
 from .offload import RamSettings, load_ram
 from .offload_pages import (DETAIL_EXPERTS, DETAIL_LAYERS, OFFLOAD_LINES_COMMON,
                             OFFLOAD_LINES_EXPERTS, OFFLOAD_LINES_LAYERS, OFFLOAD_TITLE, RUN_IT, ram_kind_name)
@@ -215,9 +216,9 @@ def plural_runs(phrases: Phrases, forms: tuple[str, str], largest: int) -> list[
     The browser looks up the last run that starts at or below its count: the language's own
     plural rule, worked out here, with no rule to copy into JavaScript.
 
-    >>> plural_runs(Phrases("en"), ("card can run it", "cards can run it"), 5)
-    [(0, 'cards can run it'), (1, 'card can run it'), (2, 'cards can run it')]
-    >>> [start for start, _ in plural_runs(Phrases("fr"), ("card can run it", "cards can run it"), 5)]
+    >>> plural_runs(Phrases("en"), ("device runs it", "devices run it"), 5)
+    [(0, 'devices run it'), (1, 'device runs it'), (2, 'devices run it')]
+    >>> [start for start, _ in plural_runs(Phrases("fr"), ("device runs it", "devices run it"), 5)]
     [0, 2]
     """
     runs: list[tuple[int, str]] = []
@@ -270,8 +271,10 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
                      "ram": load_ram().default_size_gb, "ram_kind": load_ram().default_kind},
         "fit": {key: fit_label(phrases, key) for key in FIT_LABELS},
         "confidence": confidence,
-        "cards_fit": plural_runs(p, NP_("card can run it", "cards can run it"), cards_total),
-        "smallest": p.gettext(N_("Smallest card that fits")),
+        "devices_run": plural_runs(p, DEVICES_RUN_IT, cards_total),
+        "run_parts": p.gettext(RUN_PARTS),
+        "smallest": p.gettext(SMALLEST_CARD),
+        "smallest_device": p.gettext(SMALLEST_DEVICE),
         "fastest": p.gettext(N_("Fastest card")),
         # TRANSLATORS: {model} is a model's name. Example: 'No card in our catalogue can run Kimi K2 at these
         # settings.'

@@ -9,7 +9,7 @@ as it fails ``tps-atlas i18n check``.
 
 >>> nl = Phrases("nl")
 >>> fr = Phrases("fr")
->>> cards = ("card can run it", "cards can run it")
+>>> cards = ("device runs it", "devices run it")
 >>> fr.n(cards, 0) == fr.n(cards, 1) != fr.n(cards, 2)
 True
 """

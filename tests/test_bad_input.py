@@ -283,8 +283,8 @@ BAD = {
     "po msgstr twice": Bad(po_line_after("fr", "Fastest card", lambda line: line + '\nmsgstr "Carte la plus rapide"'),
                            "locales/fr/LC_MESSAGES/messages.po", r"line \d+", "one msgstr per msgid"),
     "po plural form out of order": Bad(
-        replace("locales/fr/LC_MESSAGES/messages.po", 'msgstr[0] "carte peut le faire tourner"\nmsgstr[1]',
-                'msgstr[0] "carte peut le faire tourner"\nmsgstr[2]'),
+        replace("locales/fr/LC_MESSAGES/messages.po", 'msgstr[0] "appareil le fait tourner"\nmsgstr[1]',
+                'msgstr[0] "appareil le fait tourner"\nmsgstr[2]'),
         "locales/fr/LC_MESSAGES/messages.po", r"line \d+", "msgstr[1]"),
     "translation adds a script": Bad(
         lambda p: set_translation(p, "nl", "Fastest card", "Snelste kaart<script>alert(1)</script>"),
@@ -384,7 +384,7 @@ def hostile_translations(project: Path) -> None:
     set_translation(project, "fr", "{model}: which GPUs run it, and how fast", "{model} : titre de contrôle")
     set_translation(project, "de", "Fastest card", "Schnellste Karte (Kontrolle)")
     set_translation(project, "de", "Which GPUs can run {model}?", "Welche GPUs können {modell} ausführen?")
-    set_translation(project, "fr", "card can run it", "carte peut le faire tourner", "cartes peuvent le faire tourner")
+    set_translation(project, "fr", "device runs it", "appareil le fait tourner", "appareils le font tourner")
 
 
 def hostile_data(project: Path) -> None:
@@ -665,5 +665,5 @@ def test_a_renamed_placeholder_falls_back_to_english(builds, build):
 def test_a_missing_plural_form_falls_back_to_english(builds, build):
     site = built(builds, build)
     text = visible_text(model_html(site, "fr", "glm-130b"))  # hundreds of cards: the third French form
-    assert "cards can run it" in text
+    assert "devices run it" in text
     assert not re.search(r"\{\w+\}", text)

@@ -32,9 +32,9 @@ def test_french_glm_5_uses_the_singular_for_zero_and_skips_the_training_run(site
     page = page_path(site, "fr", "models", "glm-5").read_text(encoding="utf-8")
     from macros.phrases import Phrases
     phrases = Phrases("fr")
-    zero = str(phrases.n(("card can run it", "cards can run it"), 0))
-    one = str(phrases.n(("card can run it", "cards can run it"), 1))
-    many = str(phrases.n(("card can run it", "cards can run it"), 2))
+    zero = str(phrases.n(("device runs it", "devices run it"), 0))
+    one = str(phrases.n(("device runs it", "devices run it"), 1))
+    many = str(phrases.n(("device runs it", "devices run it"), 2))
     assert zero == one != many  # French: 0 takes the singular
     assert zero in fr
     run_heading = phrases.gettext("The training run")

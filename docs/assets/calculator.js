@@ -849,13 +849,17 @@
     return text;
   }
 
-  // The headline tiles that depend on the inputs: cards that fit, smallest, fastest.
+  // The headline tiles that depend on the inputs (macros/model_page/headline.py tiles): the devices that
+  // run it, entirely or with part in RAM; smallest; fastest.
   function tilesHtml(fig, f, labels, totalTile) {
-    var tiles = [tileHtml(pluralLabel(labels.cards_fit, fig.rows.length), f.count(fig.rows.length), "")];
+    var run = fig.rows.length + fig.offload.length;
+    var tiles = [tileHtml(pluralLabel(labels.devices_run, run), f.count(run),
+                          fillPhrase(labels.run_parts, { fit: f.count(fig.rows.length), offload: f.count(fig.offload.length) }))];
     if (totalTile) tiles.push(totalTile);
     if (fig.smallest) {
       var s = fig.smallest, q = fig.fastest;
-      tiles.push(tileHtml(labels.smallest, s.card.name, [f.vram(s.card.vram_gb), s.quant.name, f.tokS(s.tok_s)].join(" · ")));
+      tiles.push(tileHtml(s.card.unified ? labels.smallest_device : labels.smallest, s.card.name,
+                          [f.vram(s.card.vram_gb), s.quant.name, f.tokS(s.tok_s)].join(" · ")));
       tiles.push(tileHtml(labels.fastest, q.card.name, [f.tokS(q.tok_s), f.vram(q.card.vram_gb)].join(" · ")));
     }
     return tiles.map(function (t) { return "\n" + t; }).join("") + "\n";

@@ -101,17 +101,32 @@ def held_description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
                     "needs, and what to do instead."), **v)
 
 
+# The first tile: every device that runs the model, and its two parts (the browser redraws it with the
+# same labels, macros/export.py).
+# TRANSLATORS: a headline tile's label under a count of devices (cards and machines) that run the model,
+# entirely or with part in RAM. Example: "278 / devices run it".
+DEVICES_RUN_IT = NP_("device runs it", "devices run it")
+# TRANSLATORS: under that tile: {fit} devices hold the model entirely, {offload} run it with part of it in
+# system RAM. Example: "45 entirely, 233 with part in RAM".
+RUN_PARTS = N_("{fit} entirely, {offload} with part in RAM")
+SMALLEST_CARD = N_("Smallest card that fits")
+# TRANSLATORS: the tile's label where the smallest device that holds the model is a machine sharing its
+# memory (a Mac, a Ryzen AI Max), never called a card.
+SMALLEST_DEVICE = N_("Smallest device that fits")
+
+
 def tiles(c: PageContext, fig: ModelFigures, v: dict) -> list[tuple[str, str, str]]:
     # The first tile is redrawn by the browser after an input change (calculator.js tilesHtml), byte for
     # byte as built (tests/test_parity.py): its wording changes there and here together.
-    p = c.p
+    p, f = c.p, c.p.fmt
     out = [
-        (str(p.n(NP_("card can run it", "cards can run it"), fig.cards_fit)), v["fit_count"], ""),
+        (str(p.n(DEVICES_RUN_IT, fig.cards_run)), f.count(fig.cards_run),
+         str(p.t(RUN_PARTS, fit=f.count(fig.cards_fit), offload=f.count(fig.cards_offload)))),
         (str(p.n(NP_("card in the catalogue", "cards in the catalogue"), fig.cards_total)), v["total"], ""),
     ]
     if fig.smallest:
-        # (the browser redraws this label too: "card" for a machine is for both to change)
-        out.append((p.gettext(N_("Smallest card that fits")), str(v["small_card"]),
+        label = SMALLEST_DEVICE if fig.smallest.card.unified else SMALLEST_CARD
+        out.append((p.gettext(label), str(v["small_card"]),
                     " · ".join((v["small_vram"], v["small_quant"], v["small_tok_s"]))))
         out.append((p.gettext(N_("Fastest card")), str(v["fast_card"]), " · ".join((v["fast_tok_s"], v["fast_vram"]))))
     return out
