@@ -637,9 +637,20 @@ class Catalogue:
     cards_by_id: dict[str, Card] = field(repr=False, compare=False, default_factory=dict)
     models_by_id: dict[str, Model] = field(repr=False, compare=False, default_factory=dict)
 
+    _calibrated: dict[str, Catalogue] = field(repr=False, compare=False, default_factory=dict)
+
     def __post_init__(self):
         self.cards_by_id.update((c.id, c) for c in self.cards)
         self.models_by_id.update((m.id, m) for m in self.models)
+
+    def for_calibration(self, name: str) -> Catalogue:
+        """The catalogue as calibration ``name`` computes it: each model with the layout recorded for
+        it (``Model.for_calibration``); the same object where no model has one, and once per name."""
+        if name not in self._calibrated:
+            models = tuple(m.for_calibration(name) for m in self.models)
+            same = all(a is b for a, b in zip(models, self.models, strict=True))
+            self._calibrated[name] = self if same else Catalogue(self.cards, models)
+        return self._calibrated[name]
 
     def model(self, model_id: str) -> Model:
         try:

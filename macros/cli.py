@@ -282,7 +282,9 @@ def command_estimate(args) -> None:
             raise DataError("command line", "--ram-kind", "one of " + ", ".join(k.id for k in ram.kinds),
                             args.ram_kind)
         system = ram.system(args.ram, args.ram_kind)
-    figures = model_figures(model, catalogue.cards, settings, settings.calibration(args.calibration),
+    calibration = settings.calibration(args.calibration)
+    model = model.for_calibration(calibration.name)
+    figures = model_figures(model, catalogue.cards, settings, calibration,
                             context=args.context, floor=args.min_quality, quant=args.quant,
                             kv_precision=args.kv_cache, ceiling=args.max_quality, system=system)
     warnings = context_warnings(model, figures.context)

@@ -176,6 +176,7 @@ def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None 
     """Everything the browser estimator reads. ``calibration`` is the one the site's pages use;
     all of them are exported (the parity test runs each)."""
     used = settings.calibration(calibration)
+    catalogue = catalogue.for_calibration(used.name)
     return {
         "version": FORMAT_VERSION,
         "calibration": used.name,

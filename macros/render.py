@@ -76,7 +76,9 @@ _tables: dict[tuple[int, int, str], EstimateTable] = {}
 
 
 def estimate_table(catalogue: Catalogue, settings: Settings, calibration: str) -> EstimateTable:
-    """Estimates do not depend on the language: work them out once for all four."""
+    """Estimates do not depend on the language: work them out once for all four (each model with the
+    layout recorded for ``calibration``)."""
+    catalogue = catalogue.for_calibration(calibration)
     key = (id(catalogue), id(settings), calibration)
     if key not in _tables:
         _tables[key] = EstimateTable(catalogue.models, catalogue.cards, settings, settings.calibration(calibration),
@@ -90,10 +92,10 @@ class Renderer:
     def __init__(self, language: str, catalogue: Catalogue, settings: Settings, portal: Portal,
                  calibration: str | None = None):
         self.phrases = p = Phrases(language)
-        self.catalogue = catalogue
         self.settings = settings
         self.portal = portal
         self.calibration = settings.calibration(calibration)
+        self.catalogue = catalogue = catalogue.for_calibration(self.calibration.name)
         self.table = estimate_table(catalogue, settings, self.calibration.name)
         newest = max((m.published for m in catalogue.models if m.published), default=None)
         self.models = ModelPageBuilder(p, settings, newest, split_speeds(settings.multi_gpu_example, catalogue),

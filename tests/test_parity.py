@@ -85,12 +85,20 @@ def variants(model) -> list:
 
 
 @pytest.fixture(scope="module")
-def extended(catalogue):
-    """The catalogue plus variants of a few models (sliding window, MLA, MoE, dense, no layout)."""
+def extended(catalogue, settings):
+    """The catalogue plus variants of a few models (sliding window, MLA, MoE, dense, no layout), as the
+    default calibration reads it: the calibration the data file is exported for."""
     chosen = ["gemma-2-9b", "deepseek-r1", "qwen3-30b-a3b", "llama-3.1-8b", "glm-130b"]
     extra = [v for model_id in chosen if model_id in catalogue.models_by_id
              for v in variants(catalogue.model(model_id))]
-    return Catalogue(cards=catalogue.cards, models=catalogue.models + tuple(extra))
+    return Catalogue(cards=catalogue.cards, models=catalogue.models + tuple(extra)).for_calibration(
+        settings.default_calibration)
+
+
+def comparable(models, calibration, settings):
+    """The models a case under ``calibration`` may pick: the data file carries each model's layout for the
+    calibration it is exported for, so a layout recorded for some calibrations only is compared there."""
+    return [m for m in models if m.calibrated_architecture is None or calibration == settings.default_calibration]
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +126,8 @@ def test_js_estimator_matches_python_on_random_cases(exported, extended, setting
     cases = []
     for calibration in settings.calibrations:
         for _ in range(CASES):
-            model = rng.choice(variant_models if rng.random() < 0.3 else catalogue.models)
+            model = rng.choice(variant_models if rng.random() < 0.3 else comparable(catalogue.models, calibration,
+                                                                                     settings))
             cases.append({"model": model.id, "card": rng.choice(catalogue.cards).id,
                           "context": random_context(rng), "floor": rng.choice(quants), "calibration": calibration,
                           "kv": rng.choice(sorted(settings.kv_bytes_per_element)),
@@ -151,7 +160,8 @@ def test_js_estimator_matches_python_on_random_cases(exported, extended, setting
             assert verdicts[calibration, fit] >= 20, (calibration, fit, verdicts)
 
 
-def test_decode_slows_with_context_in_python_and_js(exported, catalogue, settings):
+def test_decode_slows_with_context_in_python_and_js(exported, extended, settings):
+    catalogue = extended  # as the data file has it
     """At 32,768 tokens of context a card decodes slower than at 4,096 (same quant), in both."""
     pairs = [("llama-3-8b", "geforce-rtx-4090"), ("qwen3-30b-a3b", "apple-m2-ultra-192gb"),
              ("llama-3-70b", "h100-pcie-80gb")]
@@ -173,7 +183,8 @@ def test_decode_slows_with_context_in_python_and_js(exported, catalogue, setting
         assert long["ttft_s"] > short["ttft_s"]
 
 
-def test_js_raised_limit_matches_python(exported, catalogue, settings):
+def test_js_raised_limit_matches_python(exported, extended, settings):
+    catalogue = extended  # as the data file has it
     """A unified machine that holds a model only with its GPU limit raised: the same OS, budget, quant
     and need in both (the answer "yes on Linux, with the GPU allowed N GB")."""
     unified = [c for c in catalogue.cards if c.unified and c.raise_method]
@@ -210,8 +221,8 @@ def test_js_figures_rank_cards_as_python_does(exported, extended, settings):
              {"model": "qwen3-30b-a3b-native", "context": 32768, "floor": "Q8_0", "calibration": "measured"}]
     for calibration in settings.calibrations:
         for _ in range(15):
-            cases.append({"model": rng.choice(catalogue.models).id, "context": random_context(rng),
-                          "floor": rng.choice(quants), "calibration": calibration,
+            cases.append({"model": rng.choice(comparable(catalogue.models, calibration, settings)).id,
+                          "context": random_context(rng), "floor": rng.choice(quants), "calibration": calibration,
                           "ceiling": rng.choice(quants + [None])})
     answers = run_node("figures", cases, exported)
     for case, js in zip(cases, answers, strict=True):
@@ -298,7 +309,8 @@ def test_data_is_written_once_for_the_whole_site(site, catalogue, settings):
         assert f'<script src="{depth}assets/calculator.js"></script>' in page
 
 
-def test_js_offload_matches_python(exported, catalogue, settings):
+def test_js_offload_matches_python(exported, extended, settings):
+    catalogue = extended  # as the data file has it
     """Cards a model does not fit: the same placement, RAM, speed and command line in both, for
     random RAM sizes and kinds; and the RAM inputs change the answer."""
     from macros.commands import row_command
@@ -340,7 +352,8 @@ def test_js_offload_matches_python(exported, catalogue, settings):
     assert offloaded >= 100
 
 
-def test_js_offload_rows_follow_the_ram_inputs(exported, catalogue, settings):
+def test_js_offload_rows_follow_the_ram_inputs(exported, extended, settings):
+    catalogue = extended  # as the data file has it
     """The table's offload rows, for a slow and a fast RAM and a small one, as Python ranks them."""
     from macros.offload import load_ram
 
@@ -435,7 +448,8 @@ def python_verdict(model, card, settings, ram, case: dict) -> dict:
     return {**out, "kind": "none", "fit": None, "quant": None, "need_gb": need, "tok_s": None, "command": None}
 
 
-def test_js_verdict_matches_python(exported, catalogue, settings):
+def test_js_verdict_matches_python(exported, extended, settings):
+    catalogue = extended  # as the data file has it
     """docs/assets/verdict.js (what the "My device" answer and the "On your …" column say) equals
     the Python estimator's verdict on the pairs above and on random ones, with random RAM, KV
     precision, floor, ceiling and context; every kind and every reason comes up."""
