@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 from .catalogue import (DATA_DIR, ID_PATTERN, MAX_CONTEXT, MAX_EXPERTS, MAX_HEAD_DIM, MAX_HEADS, MAX_LAYERS,
-                        load_models, name_key, read_model)
+                        Architecture, load_models, name_key, read_model)
 from .errors import DataError
 from .hf_files import read_card, read_config
 from .records import FieldReader
@@ -41,22 +41,6 @@ CARD_TOLERANCE = 0.05
 
 
 @dataclass(frozen=True)
-class Layout:
-    """The attention layout, as the ``architecture`` of a model record."""
-
-    layers: int
-    attention: str                     # mha, gqa, mqa or mla
-    kv_heads: int | None
-    head_dim: int | None
-    max_context: int | None
-    sliding_window: int | None = None
-    sliding_window_layers: int | None = None
-    linear_attention_layers: int | None = None
-    kv_lora_rank: int | None = None
-    rope_head_dim: int | None = None
-
-
-@dataclass(frozen=True)
 class Draft:
     id: str
     name: str
@@ -66,7 +50,7 @@ class Draft:
     experts_active: int | None
     vision_encoder_b: float | None
     native_format: str | None
-    layout: Layout
+    layout: Architecture   # as the record's architecture: mapping
     huggingface: str | None
     license: str | None
     notes: tuple[str, ...]             # what the drafter assumed or noticed, written as comments
@@ -141,15 +125,15 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
     )
 
 
-def _layout(text: _Config, layers: int, heads: int, kv_heads: int, head_dim: int, notes: list[str]) -> Layout:
+def _layout(text: _Config, layers: int, heads: int, kv_heads: int, head_dim: int, notes: list[str]) -> Architecture:
     kv_lora = text.integer("kv_lora_rank", required=False, minimum=1, maximum=MAX_HEAD_DIM)
     if kv_lora is not None:
         rope = text.integer("qk_rope_head_dim", minimum=0, maximum=MAX_HEAD_DIM)
-        return Layout(layers=layers, attention="mla", kv_heads=None, head_dim=None,
+        return Architecture(layers=layers, attention="mla", kv_heads=None, head_dim=None,
                       max_context=_max_context(text), kv_lora_rank=kv_lora, rope_head_dim=rope)
     kind = "mha" if kv_heads == heads else "mqa" if kv_heads == 1 else "gqa"
     window, windowed, linear = _layer_kinds(text, layers, notes)
-    return Layout(layers=layers, attention=kind, kv_heads=kv_heads, head_dim=head_dim,
+    return Architecture(layers=layers, attention=kind, kv_heads=kv_heads, head_dim=head_dim,
                   max_context=_max_context(text), sliding_window=window,
                   sliding_window_layers=windowed, linear_attention_layers=linear)
 
@@ -188,7 +172,7 @@ def _layer_kinds(text: _Config, layers: int, notes: list[str]) -> tuple[int | No
     return window, windowed or None, linear or None
 
 
-def _attention_parameters(text: _Config, layout: Layout, hidden: int, heads: int, kv_heads: int,
+def _attention_parameters(text: _Config, layout: Architecture, hidden: int, heads: int, kv_heads: int,
                           head_dim: int) -> int:
     if layout.attention == "mla":
         nope = text.integer("qk_nope_head_dim", minimum=1, maximum=MAX_HEAD_DIM)

@@ -219,21 +219,23 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def tps_atlas():
-    """``tps-atlas`` in this process: ``tps_atlas("estimate", "glm-130b")`` gives (status, stdout, stderr)."""
+def run_tps_atlas(*args: str) -> tuple[int, str, str]:
+    """``tps-atlas`` in this process (a subprocess per case would load the catalogues each time):
+    ``run_tps_atlas("estimate", "glm-130b")`` gives (status, stdout, stderr)."""
     import contextlib
     import io
 
     from macros import cli
 
-    def run(*args: str) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = cli.main(list(args))
-            except SystemExit as stop:  # argparse's own mistakes
-                code = stop.code
-        return int(code or 0), out.getvalue(), err.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(list(args))
+        except SystemExit as stop:  # argparse's own mistakes
+            code = stop.code
+    return int(code or 0), out.getvalue(), err.getvalue()
 
-    return run
+
+@pytest.fixture
+def tps_atlas():
+    return run_tps_atlas

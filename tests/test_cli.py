@@ -1,16 +1,13 @@
 """The tps-atlas command: listings, estimates, JSON, and clear errors for bad input."""
 
-import contextlib
-import io
 import json
 import subprocess
 import sys
 
 import pytest
 
-from macros import cli
 
-from .conftest import ROOT
+from .conftest import ROOT, run_tps_atlas
 
 VALID = """id: tiny
 name: Tiny
@@ -20,15 +17,7 @@ sources: [{title: a paper}]
 """
 
 
-def run(*args):
-    """The command in this process (a subprocess per case would load the catalogues each time)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(list(args))
-        except SystemExit as stop:  # argparse's own mistakes
-            code = stop.code
-    return code, out.getvalue(), err.getvalue()
+run = run_tps_atlas
 
 
 def run_installed(*args, cwd=ROOT):
