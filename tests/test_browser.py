@@ -390,6 +390,13 @@ def row_of(page, card_id: str) -> dict | None:
     """A card's row in the model page's table as built (shown or kept for "show all"), or None
     when the table does not list it (the card cannot run the model)."""
     show_all(page)
+    selector = f'table.tps-table tbody tr[data-card="{card_id}"]'
+    if not page.locator(selector).count():
+        # On a loaded machine a first "show all" can be lost while the calculator redraws: press it
+        # again if it is still there, and give the row a moment before saying the table leaves it out.
+        show_all(page)
+        with contextlib.suppress(sync_api.TimeoutError):
+            page.wait_for_selector(selector, state="attached", timeout=5000)
     return page.evaluate("""card => {
         const row = document.querySelector(`table.tps-table tbody tr[data-card="${card}"]`);
         if (!row) return null;
