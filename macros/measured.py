@@ -118,26 +118,32 @@ def _parse(path: Path, number: int, row: dict[str, str]) -> Run:
         n_gpus=number_of("n_gpus", int, 1), offload=row["offload"].strip(), source=row["source"])
 
 
-def read_runs(path: Path) -> tuple[Run, ...]:
+def read_table(path: Path, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    """The rows of a tab-separated table with a header of exactly ``columns`` (``#`` lines and blank
+    lines skipped), each with its line number; anything else is a DataError naming file and line."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise DataError(path, "(file)", "a readable UTF-8 table", type(error).__name__) from None
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.startswith("#")]
     if not lines:
-        raise DataError(path, "(header)", "a header line: " + " ".join(COLUMNS))
+        raise DataError(path, "(header)", "a header line: " + " ".join(columns))
     header_number, header = lines[0]
     names = header.split("\t")
-    if tuple(names) != COLUMNS:
-        raise DataError(f"{path}:{header_number}", "(header)", "the columns " + " ".join(COLUMNS),
+    if tuple(names) != columns:
+        raise DataError(f"{path}:{header_number}", "(header)", "the columns " + " ".join(columns),
                         " ".join(names))
-    runs = []
+    rows = []
     for number, line in lines[1:]:
         cells = line.split("\t")
-        if len(cells) != len(COLUMNS):
-            raise DataError(f"{path}:{number}", "(line)", f"{len(COLUMNS)} tab-separated columns", len(cells))
-        runs.append(_parse(path, number, dict(zip(COLUMNS, cells, strict=True))))
-    return tuple(runs)
+        if len(cells) != len(columns):
+            raise DataError(f"{path}:{number}", "(line)", f"{len(columns)} tab-separated columns", len(cells))
+        rows.append((number, dict(zip(columns, cells, strict=True))))
+    return rows
+
+
+def read_runs(path: Path) -> tuple[Run, ...]:
+    return tuple(_parse(path, number, row) for number, row in read_table(path, COLUMNS))
 
 
 @lru_cache(maxsize=4)

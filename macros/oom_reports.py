@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .catalogue import DATA_DIR, ID_PATTERN, URL_PATTERN
 from .errors import DataError
-from .measured import BACKENDS
+from .measured import BACKENDS, read_table
 
 OOM_FILE = DATA_DIR / "measured" / "out-of-memory.tsv"
 OOM_COLUMNS = ("card", "device", "os", "backend", "model", "model_name", "params_b", "active_b", "quant",
@@ -115,24 +115,7 @@ def _parse(path: Path, number: int, row: dict[str, str]) -> OomReport:
 
 
 def read_reports(path: Path) -> tuple[OomReport, ...]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataError(path, "(file)", "a readable UTF-8 table", type(error).__name__) from None
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.startswith("#")]
-    if not lines:
-        raise DataError(path, "(header)", "a header line: " + " ".join(OOM_COLUMNS))
-    header_number, header = lines[0]
-    if tuple(header.split("\t")) != OOM_COLUMNS:
-        raise DataError(f"{path}:{header_number}", "(header)", "the columns " + " ".join(OOM_COLUMNS),
-                        " ".join(header.split("\t")))
-    reports = []
-    for number, line in lines[1:]:
-        cells = line.split("\t")
-        if len(cells) != len(OOM_COLUMNS):
-            raise DataError(f"{path}:{number}", "(line)", f"{len(OOM_COLUMNS)} tab-separated columns", len(cells))
-        reports.append(_parse(path, number, dict(zip(OOM_COLUMNS, cells, strict=True))))
-    return tuple(reports)
+    return tuple(_parse(path, number, row) for number, row in read_table(path, OOM_COLUMNS))
 
 
 @lru_cache(maxsize=4)
