@@ -160,16 +160,8 @@ def device_set(model: Model, card: Card, settings: Settings, calibration: Calibr
     """The fewest identical devices of this kind (``multi_gpu_counts``) that hold the model, or None.
     Machines sharing their memory with the processor are not split across (``--tensor-split`` is
     for the GPUs of one machine)."""
-    if card.unified or not candidates:
-        return None
-    least = min(memory.total_gb for _, memory in candidates)
-    for count in settings.multi_gpu_counts:
-        if least > usable_gb(pooled(card, count), settings, calibration):
-            continue   # not even the most compressed candidate: no estimate to work out
-        e = estimate(model, pooled(card, count), settings, calibration, context, candidates=candidates)
-        if e.fits:
-            return count, e
-    return None
+    found = multi_card(model, [card], settings, calibration, candidates, context)
+    return (found.count, found.cheapest) if found else None
 
 
 def decide(model: Model, card: Card, settings: Settings, calibration: Calibration, context: int,
