@@ -224,7 +224,9 @@ class Model:
     def for_calibration(self, name: str) -> Model:
         """The record as calibration ``name`` computes it: with the layout recorded for it."""
         layout = self.calibrated_architecture
-        return replace(self, architecture=layout) if layout and name in layout.calibrations else self
+        if layout and name in layout.calibrations and self.architecture is not layout:
+            return replace(self, architecture=layout)
+        return self   # also once it has that layout: a catalogue read for a calibration is not copied again
 
     @property
     def huggingface_url(self) -> str | None:
