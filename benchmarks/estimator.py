@@ -12,9 +12,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from macros.catalogue import load_catalogue  # noqa: E402
-from macros.estimator import candidate_memories, estimate, load_settings  # noqa: E402
-from macros.figures import model_figures  # noqa: E402
+from tps_atlas.catalogue.load import load_catalogue  # noqa: E402
+from tps_atlas.estimate.settings import candidate_memories, estimate, load_settings  # noqa: E402
+from tps_atlas.pages.figures import model_figures  # noqa: E402
 
 
 def best_of(runs: int, work) -> float:

@@ -3,7 +3,8 @@
 Run: python3 benchmarks/verdicts.py            (the same as python3 benchmarks/accuracy.py --verdicts)
 
 Before = the measured calibration judged by the seed's rule (need <= 0.90 x VRAM, 8 GB of RAM kept);
-after = the memory budget (macros/budget.py). Counting: macros/verdict_check.py. Pair moves: every
+after = the memory budget (tps_atlas/estimate/budget.py). Counting: tps_atlas/measured/verdict_check.py.
+Pair moves: every
 model on every device of the catalogue at the default settings (4,096 tokens, Q3_K_M floor, Q8_0
 ceiling, 64 GB of DDR5-6000 beside a card), each verdict before and after: fits, offload, none,
 raised (a unified machine that holds it once its GPU limit is raised; none before the budget).
@@ -19,13 +20,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from macros.catalogue import load_catalogue  # noqa: E402
-from macros.estimator import Calibration, Settings, candidate_memories, estimate, load_settings  # noqa: E402
-from macros.measured import load_runs  # noqa: E402
-from macros.offload import RamSettings, load_ram, offload_candidates, offload_estimate  # noqa: E402
-from macros.offload_accuracy import ram_texts  # noqa: E402
-from macros.oom_reports import OOM_FILE, load_reports  # noqa: E402
-from macros.verdict_check import Judge, judge_all, tally  # noqa: E402
+from tps_atlas.catalogue.load import load_catalogue  # noqa: E402
+from tps_atlas.estimate.settings import Calibration, Settings, candidate_memories, estimate, load_settings  # noqa: E402
+from tps_atlas.measured.runs import load_runs  # noqa: E402
+from tps_atlas.estimate.offload import RamSettings, load_ram, offload_candidates, offload_estimate  # noqa: E402
+from tps_atlas.measured.offload_accuracy import ram_texts  # noqa: E402
+from tps_atlas.measured.oom_reports import OOM_FILE, load_reports  # noqa: E402
+from tps_atlas.measured.verdict_check import Judge, judge_all, tally  # noqa: E402
 
 KINDS = (("device", "runs that happened, every layer on the device, denied"),
          ("offload", "runs that happened with part in RAM, denied"),
@@ -84,7 +85,7 @@ def verdict_report(moves: bool = True) -> dict[str, float]:
           f"({OOM_FILE.relative_to(ROOT)}):")
     print("before (the seed's rule: need <= 0.90 x VRAM, 8 GB of RAM kept):")
     before = verdict_counts(replace(calibration, fit_rule="share"), settings, ram, show=False)
-    print("after (the memory budget, macros/budget.py):")
+    print("after (the memory budget, tps_atlas/estimate/budget.py):")
     after = verdict_counts(calibration, settings, ram, show=True)
     summary = {f"before_{k}": v for k, v in before.items()} | {f"after_{k}": v for k, v in after.items()}
     if moves:

@@ -9,8 +9,8 @@ from typing import Callable
 
 import pytest
 
-from macros.catalogue import load_catalogue
-from macros.estimator import load_settings
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.estimate.settings import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -18,9 +18,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 def pytest_configure(config):
     # The session's builds and tests load the catalogue and score the calibration leaving one
-    # device out once, not once each (macros/shared_cache.py); results are filed under a hash of
+    # device out once, not once each (tps_atlas/cache.py); results are filed under a hash of
     # their inputs, so a folder set beforehand is safe to share.
-    from macros.shared_cache import VARIABLE
+    from tps_atlas.cache import VARIABLE
 
     if not os.environ.get(VARIABLE):
         folder = tempfile.mkdtemp(prefix="tps-shared-")
@@ -57,8 +57,8 @@ def seed(settings):
 @functools.lru_cache(maxsize=1)
 def default_estimates():
     """Every catalogue model on every card with the default calibration: the build's own table
-    (``macros.render.estimate_table``), worked out once per session for every test that reads it."""
-    from macros.render import estimate_table
+    (``tps_atlas.mkdocs.render.estimate_table``), worked out once per session for every test that reads it."""
+    from tps_atlas.mkdocs.render import estimate_table
 
     settings = load_settings()
     return estimate_table(load_catalogue(), settings, settings.calibration().name)
@@ -66,7 +66,7 @@ def default_estimates():
 
 @pytest.fixture(scope="session")
 def estimates():
-    """``default_estimates()``: a ``macros.figures.EstimateTable`` (``.figures[model_id]``, ``.card_rows``)."""
+    """``default_estimates()``: a ``tps_atlas.pages.figures.EstimateTable`` (``.figures[model_id]``, ``.card_rows``)."""
     return default_estimates()
 
 
@@ -225,7 +225,7 @@ def run_tps_atlas(*args: str) -> tuple[int, str, str]:
     import contextlib
     import io
 
-    from macros import cli
+    from tps_atlas.cli import main as cli
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

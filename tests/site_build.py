@@ -12,7 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
-from macros import site_stamp
+from tps_atlas.mkdocs import stamp as site_stamp
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,7 +49,7 @@ _stamp_holds: list[bool] = []  # worked out once a session: it reads every file 
 
 
 def stamped_published_site() -> Path | None:
-    """The site ``scripts/build`` wrote, while its stamp holds (macros/site_stamp.py), else None."""
+    """The site ``scripts/build`` wrote, while its stamp holds (tps_atlas/mkdocs/stamp.py), else None."""
     with _stamp_lock:
         if not _stamp_holds:
             _stamp_holds.append(site_stamp.holds(PUBLISHED_SITE, PUBLISHED_SETTINGS))

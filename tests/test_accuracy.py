@@ -1,6 +1,6 @@
 """The ``measured`` calibration (hardware classes) against measured llama.cpp runs.
 
-Measurements: data/measured/llama-cpp.tsv, scored leaving one device out (macros/accuracy.py,
+Measurements: data/measured/llama-cpp.tsv, scored leaving one device out (tps_atlas/measured/accuracy.py,
 the same code as benchmarks/accuracy.py and the methodology page).
 """
 
@@ -8,8 +8,9 @@ import dataclasses
 
 import pytest
 
-from macros import accuracy, shared_cache
-from macros.estimator import estimate, prompt_tokens_per_second, tokens_per_second
+from tps_atlas.measured import accuracy
+from tps_atlas import cache as shared_cache
+from tps_atlas.estimate.settings import estimate, prompt_tokens_per_second, tokens_per_second
 
 
 @pytest.fixture(scope="module")
@@ -106,9 +107,9 @@ def test_seed_calibration_has_no_fixed_cost_classes_or_context_term(seed):
 
 
 def test_every_hardware_class_has_a_label_in_each_language():
-    from macros.estimator import load_settings
-    from macros.phrases import Phrases
-    from macros.vocabulary import SPEED_CLASSES
+    from tps_atlas.estimate.settings import load_settings
+    from tps_atlas.i18n.phrases import Phrases
+    from tps_atlas.records.vocabulary import SPEED_CLASSES
     settings = load_settings()
     names = {k.name for c in settings.calibrations.values() for k in c.classes}
     assert names and names <= set(SPEED_CLASSES), names - set(SPEED_CLASSES)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from macros.phrases import LANGUAGES
+from tps_atlas.i18n.phrases import LANGUAGES
 
 from .test_parity import NODE, run_node
 

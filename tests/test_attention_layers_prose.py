@@ -5,9 +5,9 @@ import datetime as dt
 
 import pytest
 
-from macros.figures import model_figures
-from macros.model_page import ModelPageBuilder
-from macros.phrases import Phrases
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.pages.model.builder import ModelPageBuilder
+from tps_atlas.i18n.phrases import Phrases
 
 
 def speed_prose(catalogue, settings, model_id, language):

@@ -3,11 +3,11 @@ Vulkan on AMD (never CUDA on an Instinct), SYCL or Vulkan on Intel, Metal on App
 
 import pytest
 
-from macros.estimator import estimate
-from macros.figures import model_figures
-from macros.model_page.context import PageContext
-from macros.model_page.working import working
-from macros.phrases import Phrases
+from tps_atlas.estimate.settings import estimate
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.pages.model.context import PageContext
+from tps_atlas.pages.model.working import working
+from tps_atlas.i18n.phrases import Phrases
 
 BACKENDS = {"NVIDIA": {"CUDA"}, "AMD": {"ROCm", "Vulkan"}, "Intel": {"SYCL", "Vulkan"}, "Apple": {"Metal"}}
 

@@ -7,7 +7,7 @@ Every case ends one of two ways:
 * a safe page: the value is shown as text, escaped once, never run as template code
   and never live markup.
 
-How: the project (mkdocs.yml, docs/, data/, locales/, macros/, babel.cfg) is copied to a
+How: the project (mkdocs.yml, docs/, data/, locales/, tps_atlas/, babel.cfg) is copied to a
 temporary folder and the copy is edited. Bad input is checked in this process, by the
 loaders the build runs before it writes anything, pointed at the copy
 (``project_copy.check_copy``); a few cases (``BUILT``) also go through ``mkdocs build
@@ -35,7 +35,7 @@ import pytest
 import yaml
 from markupsafe import escape
 
-from macros.errors import DataError
+from tps_atlas.errors import DataError
 
 from .conftest import early_builds
 from .project_copy import CHECKED_PARTS, check_copy, copy_project, mkdocs_build
@@ -558,7 +558,7 @@ def test_a_chinese_name_renders_in_every_language(builds, build):
 @pytest.mark.parametrize("build", ["fields"])
 def test_the_largest_allowed_model_fits_no_card_and_says_so(builds, build):
     site = built(builds, build)
-    from macros.phrases import Phrases
+    from tps_atlas.i18n.phrases import Phrases
     for language in LANGUAGES:
         text = visible_text(model_html(site, language, "largest-allowed"))
         assert str(Phrases(language).t("No card in our catalogue can run {model} at these settings.",

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from macros.catalogue import load_catalogue
-from macros.names import card_name
-from macros.phrases import LANGUAGES, Phrases
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.i18n.names import card_name
+from tps_atlas.i18n.phrases import LANGUAGES, Phrases
 
 from .conftest import ROOT
 
@@ -168,10 +168,10 @@ def recompute_times(page, runs: int = 15) -> list[float]:
 
 def offload_rows(model_id: str) -> int:
     """Cards of the built table that run the model with offload (the site is built with the seed calibration)."""
-    from macros.catalogue import load_catalogue
-    from macros.estimator import load_settings
-    from macros.figures import model_figures
-    from macros.offload import load_ram
+    from tps_atlas.catalogue.load import load_catalogue
+    from tps_atlas.estimate.settings import load_settings
+    from tps_atlas.pages.figures import model_figures
+    from tps_atlas.estimate.offload import load_ram
 
     catalogue, settings = load_catalogue(), load_settings()
     return len(model_figures(catalogue.model(model_id), catalogue.cards, settings, settings.calibration("seed"),
@@ -441,8 +441,8 @@ def assert_answer_says_the_row(page, card_id: str) -> dict | None:
 
 def python_offload(model_id: str, card_id: str):
     """The Python estimator's offload estimate of a pair at the site's defaults (seed calibration)."""
-    from macros.estimator import load_settings
-    from macros.offload import load_ram, offload_estimate
+    from tps_atlas.estimate.settings import load_settings
+    from tps_atlas.estimate.offload import load_ram, offload_estimate
 
     catalogue, settings, ram = load_catalogue(), load_settings(), load_ram()
     return offload_estimate(catalogue.model(model_id), catalogue.card(card_id), settings, settings.calibration("seed"),

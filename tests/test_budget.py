@@ -1,4 +1,4 @@
-"""The memory budget (macros/budget.py): what a run needs and what a device gives, the pairs the issue
+"""The memory budget (tps_atlas/estimate/budget.py): what a run needs and what a device gives, the pairs the issue
 names, the out-of-memory reports' reader, and the counting of benchmarks/accuracy.py --verdicts."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from macros.budget import attention_scores_gb
-from macros.errors import DataError
-from macros.estimator import calibrated_memory, estimate, memory_needed, usable_gb
-from macros.offload import load_ram, offload_estimate
-from macros.oom_reports import OOM_COLUMNS, load_reports, read_reports
-from macros.verdict_check import Judge, Judged, device_as_run, device_on_os, tally
+from tps_atlas.estimate.budget import attention_scores_gb
+from tps_atlas.errors import DataError
+from tps_atlas.estimate.settings import calibrated_memory, estimate, memory_needed, usable_gb
+from tps_atlas.estimate.offload import load_ram, offload_estimate
+from tps_atlas.measured.oom_reports import OOM_COLUMNS, load_reports, read_reports
+from tps_atlas.measured.verdict_check import Judge, Judged, device_as_run, device_on_os, tally
 
 
 @pytest.fixture

@@ -13,12 +13,12 @@ import re
 
 import pytest
 
-from macros.card_pages import context_limit
-from macros.catalogue import load_catalogue
-from macros.estimator import load_settings
-from macros.figures import model_figures
-from macros.offload import load_ram
-from macros.phrases import Phrases
+from tps_atlas.pages.card import context_limit
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.estimate.settings import load_settings
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.estimate.offload import load_ram
+from tps_atlas.i18n.phrases import Phrases
 
 from .test_browser import CHROMIUM, OUTPUT, new_context, serving, sync_api  # noqa: F401  (sync_api: skip without playwright)
 
@@ -175,8 +175,8 @@ def test_ram_inputs_change_an_offload_row(browser, server):
     assert python_row(OFFLOAD_MODEL, ram_gb=16, ram_kind="ddr5-4800-8ch") is None
     assert row_of(page, "tps-offload-table", OFFLOAD_MODEL) == ""
     # ... short by what Python's nearest miss says for this card.
-    from macros.estimator import estimate
-    from macros.figures import nearest_miss
+    from tps_atlas.estimate.settings import estimate
+    from tps_atlas.pages.figures import nearest_miss
 
     catalogue, settings = load_catalogue(), load_settings()
     model, card = catalogue.model(OFFLOAD_MODEL), catalogue.card(CARD)

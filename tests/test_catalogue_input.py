@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from macros.catalogue import load_cards, read_model
-from macros.catalogue_check import check_catalogue
-from macros.errors import DataError
+from tps_atlas.catalogue.load import load_cards, read_model
+from tps_atlas.catalogue.check import check_catalogue
+from tps_atlas.errors import DataError
 
 from .conftest import FIXTURES
 
@@ -111,7 +111,7 @@ def test_an_acceptance_of_an_unknown_card_is_one_line(tmp_path, catalogue):
 
 
 def test_the_command_stops_on_a_bad_model_file_with_one_line(tmp_path, capsys):
-    from macros import cli
+    from tps_atlas.cli import main as cli
 
     path = model_file(tmp_path, "native_format: FP8\n")
     status = cli.main(["estimate", "--model-file", str(path)])  # in this process (test_cli runs the command)

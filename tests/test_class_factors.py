@@ -1,4 +1,4 @@
-"""Per-class backend and quant-family factors (data/estimator.yaml, macros/accuracy.py).
+"""Per-class backend and quant-family factors (data/estimator.yaml, tps_atlas/measured/accuracy.py).
 
 A class's efficiency is for its reference backend and the K-quants; ``quant_factors`` scale it for
 other quant families in every estimate (pages, command, calculator), ``backend_factors`` only when a
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from macros import accuracy
-from macros.catalogue import Card, Model
-from macros.errors import DataError
-from macros.estimator import SpeedClass, memory_needed, read_settings, tokens_per_second
-from macros.export import site_data, write_site_data
-from macros.measured import Run
+from tps_atlas.measured import accuracy
+from tps_atlas.catalogue.load import Card, Model
+from tps_atlas.errors import DataError
+from tps_atlas.estimate.settings import SpeedClass, memory_needed, read_settings, tokens_per_second
+from tps_atlas.web.data import site_data, write_site_data
+from tps_atlas.measured.runs import Run
 
 from .conftest import ROOT
 from .test_cli import run
@@ -156,7 +156,7 @@ def test_a_quant_without_family_is_refused(tmp_path):
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed (scripts/test installs it)")
 def test_the_calculator_applies_the_quant_factor_as_python_does(tmp_path, catalogue, settings):
-    from macros.estimator import estimate
+    from tps_atlas.estimate.settings import estimate
 
     exported = write_site_data(tmp_path, site_data(catalogue, settings))
     cases = [{"model": MODEL, "card": FACTOR_CARD, "context": context, "floor": quant, "ceiling": quant,

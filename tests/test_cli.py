@@ -21,7 +21,7 @@ run = run_tps_atlas
 
 
 def run_installed(*args, cwd=ROOT):
-    result = subprocess.run([sys.executable, "-m", "macros", *args], cwd=cwd,
+    result = subprocess.run([sys.executable, "-m", "tps_atlas", *args], cwd=cwd,
                             capture_output=True, text=True)
     return result.returncode, result.stdout, result.stderr
 
@@ -52,7 +52,7 @@ def test_estimate_json_shape():
 def test_estimate_all_adds_cards_that_do_not_fit(catalogue, settings):
     # The largest model of the catalogue: no single device holds it at the floor (checked first, as
     # the memory budget decides it), so --all lists every card as not running it.
-    from macros.estimator import estimate
+    from tps_atlas.estimate.settings import estimate
 
     largest = max(catalogue.models, key=lambda m: m.parameters_b)
     assert not any(estimate(largest, card, settings, settings.calibration()).fits for card in catalogue.cards)
@@ -109,7 +109,7 @@ def test_human_output_is_an_aligned_table():
 def test_models_and_cards_listings():
     code, out, _ = run("models", "--json")
     assert code == 0 and "glm-130b" in {m["id"] for m in json.loads(out)}
-    code, out, _ = run_installed("cards", "--search", "H100 NVL", "--json")  # once through `python3 -m macros`
+    code, out, _ = run_installed("cards", "--search", "H100 NVL", "--json")  # once through `python3 -m tps_atlas`
     assert code == 0 and [c["card_id"] for c in json.loads(out)] == ["h100-nvl-94gb"]
 
 

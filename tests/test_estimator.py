@@ -4,9 +4,9 @@ import dataclasses
 
 import pytest
 
-from macros.catalogue import Architecture
-from macros.estimator import estimate, kv_cache_gb, memory_needed, verdict
-from macros.figures import model_figures
+from tps_atlas.catalogue.load import Architecture
+from tps_atlas.estimate.settings import estimate, kv_cache_gb, memory_needed, verdict
+from tps_atlas.pages.figures import model_figures
 
 
 def test_fit_and_comfort_thresholds(settings):

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from macros.catalogue import Catalogue, Portal, load_cards
-from macros.render import Renderer
+from tps_atlas.catalogue.load import Catalogue, Portal, load_cards
+from tps_atlas.mkdocs.render import Renderer
 
 from .conftest import FIXTURES
 
@@ -88,7 +88,7 @@ def test_the_cards_index_filter_knows_the_names_cards_are_sold_under(small, sett
 
 
 def test_links_in_a_source_text_open_no_attribute_and_run_nothing():
-    from macros.card_pages import linked
+    from tps_atlas.pages.card import linked
     out = str(linked('see https://e.org/a"onmouseover="alert(1) and javascript:alert(2) <script>x</script>'))
     assert '<a href="https://e.org/a" rel="nofollow noopener">https://e.org/a</a>' in out
     assert "<script>" not in out and 'href="javascript' not in out and '"onmouseover' not in out

@@ -1,5 +1,5 @@
 """Every row of the hostile-input review (../shared/reference/reviews/hostile-input.md, issue 14),
-bad #1–32 and weak W1–W9, checked in this process: the command through ``macros.cli.main``,
+bad #1–32 and weak W1–W9, checked in this process: the command through ``tps_atlas.cli.main.main``,
 data, phrases and build settings through the checks the build makes before it writes a file
 (``project_copy.check_copy``). tests/test_bad_input.py holds a few of them to a real build.
 """
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from macros import cli
-from macros.catalogue import Catalogue, Portal, load_catalogue
-from macros.errors import DataError
-from macros.i18n_cli import check_catalogue
-from macros.phrases import po_path
+from tps_atlas.cli import main as cli
+from tps_atlas.catalogue.load import Catalogue, Portal, load_catalogue
+from tps_atlas.errors import DataError
+from tps_atlas.i18n.check import check_catalogue
+from tps_atlas.i18n.phrases import po_path
 
 from .project_copy import CHECKED_PARTS, check_copy, copy_project
 from .test_bad_input import (CORRECTIONS, DEVICES, ESTIMATOR, MODELS, Bad, add_model, assert_clear_message, both, lit,
@@ -375,8 +375,8 @@ class HostileCatalogue:
 
 
 def test_26_a_phrase_in_an_attribute_is_escaped_for_it():
-    from macros.estimator import load_settings
-    from macros.render import Renderer
+    from tps_atlas.estimate.settings import load_settings
+    from tps_atlas.mkdocs.render import Renderer
 
     full = load_catalogue()
     catalogue = Catalogue(cards=full.cards[:20], models=(full.model("llama-3.1-8b"),))
@@ -392,7 +392,7 @@ def test_26_a_phrase_in_an_attribute_is_escaped_for_it():
 
 
 def test_a_hostile_name_in_a_generated_title_stays_text():
-    from macros.site import generated_page
+    from tps_atlas.mkdocs.site import generated_page
 
     page = generated_page("model", "x", 'Evil&#34; onmouseover=&#34;alert(3)&#34; <b>7B</b>', "Q&amp;A")
     assert 'title: "Evil&#34; onmouseover=&#34;alert(3)&#34; 7B"\n' in page  # Material prints it unescaped
@@ -411,7 +411,7 @@ def test_nav_titles_and_descriptions_of_hand_made_pages_are_escaped(monkeypatch)
     """Material prints nav titles and meta descriptions as they are: a translated title is escaped."""
     from types import SimpleNamespace
 
-    from macros import site
+    from tps_atlas.mkdocs import site
 
     hostile = 'Alle modellen" & <b>'
     phrases = SimpleNamespace(gettext=lambda message: hostile)

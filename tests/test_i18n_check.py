@@ -4,8 +4,8 @@ import shutil
 
 import pytest
 
-from macros.i18n_cli import check_catalogue
-from macros.phrases import LANGUAGES, Phrases, translations
+from tps_atlas.i18n.check import check_catalogue
+from tps_atlas.i18n.phrases import LANGUAGES, Phrases, translations
 
 from .conftest import ROOT
 
@@ -28,7 +28,7 @@ def catalogue(tmp_path, body, lang="nl"):
 
 def command(capsys, *argv: str) -> tuple[int, str, str]:
     """``tps-atlas ...`` in this process: its exit status, standard output and error."""
-    from macros import cli
+    from tps_atlas.cli import main as cli
 
     try:
         status = cli.main(list(argv))
@@ -84,10 +84,10 @@ def test_wrong_plural_header(tmp_path):
     assert any("nplurals=2" in p for p in check_catalogue(path, "fr"))
 
 
-# Style classes (macros/i18n_style.py): what makes a translated page read as generated.
+# Style classes (tps_atlas/i18n/style.py): what makes a translated page read as generated.
 
 def style_problems(tmp_path, body, lang="nl", strict_context=False):
-    from macros.i18n_cli import style_check
+    from tps_atlas.i18n.check import style_check
     path = tmp_path / f"{lang}.po"
     plural = PLURALS.get(lang, "nplurals=2; plural=(n != 1);")
     path.write_text(HEADER.format(lang=lang, plural=plural) + body, encoding="utf-8")
@@ -172,7 +172,7 @@ def test_the_cli_requires_translators_context(capsys, tmp_path):
 
 
 def test_extract_keeps_translators_comments(tmp_path):
-    from macros.i18n_cli import COMMENT_TAG, KEYWORDS, pybabel
+    from tps_atlas.i18n.check import COMMENT_TAG, KEYWORDS, pybabel
     source = tmp_path / "page.py"
     source.write_text(f'# {COMMENT_TAG} {{count}} is a number of cards.\nN_("{{count}} cards")\n', encoding="utf-8")
     pot = tmp_path / "messages.pot"

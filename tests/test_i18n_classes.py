@@ -1,4 +1,4 @@
-"""Names inside translated sentences take their article, gender and case (macros/names.py), and
+"""Names inside translated sentences take their article, gender and case (tps_atlas/i18n/names.py), and
 `tps-atlas i18n check` reads a name's forms and the cases translations ask for."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from macros.errors import DataError
-from macros.i18n_cli import check_catalogue, msgfmt_check
-from macros.names import card_kind, card_name, card_patterns, country_phrase, joined_name, organisation_name
-from macros.phrases import Phrases
+from tps_atlas.errors import DataError
+from tps_atlas.i18n.check import check_catalogue, msgfmt_check
+from tps_atlas.i18n.names import card_kind, card_name, card_patterns, country_phrase, joined_name, organisation_name
+from tps_atlas.i18n.phrases import Phrases
 
 HEADER = '''msgid ""
 msgstr ""
@@ -100,7 +100,7 @@ def test_a_case_after_a_name_passes_every_check(tmp_path):
 
 
 def test_extract_flags_entries_with_names_as_no_python_format(tmp_path):
-    from macros.i18n_cli import tidy_template
+    from tps_atlas.i18n.check import tidy_template
     pot = tmp_path / "messages.pot"
     pot.write_text('#, python-brace-format\nmsgid "Can the {card} run {model}?"\nmsgstr ""\n\n'
                    '#, python-brace-format\nmsgid "{model} needs {need}."\nmsgstr ""\n', encoding="utf-8")
@@ -136,7 +136,7 @@ def test_broken_name_forms_are_reported(tmp_path, msgstr, expected):
 
 
 def style(tmp_path, body, lang, strict=False):
-    from macros.i18n_cli import style_check
+    from tps_atlas.i18n.check import style_check
     return style_check(catalogue(tmp_path, body, lang), lang, strict)
 
 
@@ -174,7 +174,7 @@ class FakeSource:
 
 
 def test_data_text_is_translated_or_quoted_as_english():
-    from macros.data_text import DataText
+    from tps_atlas.i18n.data_text import DataText
     model = FakeModel(numerical_format="MXFP4 (MoE weights), BF16 (other weights)", license="Apache 2.0",
                       sources=(FakeSource("gpt-oss-20b model card"),))
     de = DataText(Phrases("de"), [model])
@@ -187,9 +187,9 @@ def test_data_text_is_translated_or_quoted_as_english():
 
 def test_every_model_data_text_is_in_the_catalogue():
     """A new licence or weight format in data/models must be extracted and translated."""
-    from macros.catalogue import load_catalogue
-    from macros.data_text import CONTEXT, TRANSLATED_FIELDS
-    from macros.phrases import translations
+    from tps_atlas.catalogue.load import load_catalogue
+    from tps_atlas.i18n.data_text import CONTEXT, TRANSLATED_FIELDS
+    from tps_atlas.i18n.phrases import translations
     missing = []
     for lang in ("nl", "fr", "de"):
         catalogue = translations(lang)
@@ -204,7 +204,7 @@ def test_every_model_data_text_is_in_the_catalogue():
 
 
 def test_a_case_in_a_sentence_the_browser_fills_is_reported(tmp_path):
-    body = ('#: macros/ui.py:44\nmsgid "On your {device}"\nmsgstr "Auf {device:dat}"\n')
+    body = ('#: tps_atlas/web/ui.py:44\nmsgid "On your {device}"\nmsgstr "Auf {device:dat}"\n')
     problems = check_catalogue(catalogue(tmp_path, body), "de")
     assert len(problems) == 1 and "the browser fills" in problems[0] and "On your {device}" in problems[0]
 

@@ -1,6 +1,6 @@
 """Measured runs beside estimates, prompt speed and decode that slows with context.
 
-Measurements: data/measured/llama-cpp.tsv (macros/measured.py). The pairs the tests look at
+Measurements: data/measured/llama-cpp.tsv (tps_atlas/measured/runs.py). The pairs the tests look at
 are found in the data, not written here: the first model row that has a measured run.
 """
 
@@ -15,14 +15,14 @@ from functools import lru_cache
 
 import pytest
 
-from macros import cli
-from macros.catalogue import load_catalogue
-from macros.errors import DataError
-from macros.figures import EstimateTable
-from macros.measured import COLUMNS, MeasuredIndex, load_runs, read_runs
-from macros.phrases import LANGUAGES, Phrases
-from macros.model_page import measured_note
-from macros.vocabulary import SPEED_CLASSES
+from tps_atlas.cli import main as cli
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.errors import DataError
+from tps_atlas.pages.figures import EstimateTable
+from tps_atlas.measured.runs import COLUMNS, MeasuredIndex, load_runs, read_runs
+from tps_atlas.i18n.phrases import LANGUAGES, Phrases
+from tps_atlas.pages.model.builder import measured_note
+from tps_atlas.records.vocabulary import SPEED_CLASSES
 
 from .conftest import ROOT, default_estimates, early_builds, uses
 from .site_build import build_site, page_path, stamped_published_site, visible_text
@@ -74,7 +74,7 @@ def test_a_short_line_and_a_wrong_header_are_one_line_errors(tmp_path):
 
 
 def test_the_command_says_which_line_is_bad(tmp_path, monkeypatch, capsys):
-    from macros import measured
+    from tps_atlas.measured import runs as measured
 
     row = list(GOOD)
     row[COLUMNS.index("tok_s")] = "-3"
@@ -236,9 +236,9 @@ def test_worked_figure_names_the_class_and_its_constants(preview, measured_pair,
 def test_built_pages_decode_slower_at_32k_than_at_4k(tmp_path):
     """The model page's card table, rendered as the build renders it, from an estimator file whose
     context_tokens is 4,096 and then 32,768 (in this process: no build of a copy per context)."""
-    from macros.catalogue import Catalogue, Portal
-    from macros.estimator import read_settings
-    from macros.render import Renderer
+    from tps_atlas.catalogue.load import Catalogue, Portal
+    from tps_atlas.estimate.settings import read_settings
+    from tps_atlas.mkdocs.render import Renderer
 
     full = load_catalogue()
     # One card in ten is plenty to compare (the table of every card is the calculator's, test_parity).
@@ -287,7 +287,7 @@ def test_the_calculator_writes_the_built_table_with_its_measured_marks(preview, 
      "calibrations.measured.classes", "a class for every other NVIDIA card"),
 ])
 def test_bad_class_constants_are_one_line_errors(tmp_path, old, new, field, expected):
-    from macros.estimator import read_settings
+    from tps_atlas.estimate.settings import read_settings
 
     text = (ROOT / "data" / "estimator.yaml").read_text(encoding="utf-8")
     changed = old.sub(new, text, count=1) if isinstance(old, re.Pattern) else text.replace(old, new, 1)

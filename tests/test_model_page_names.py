@@ -1,5 +1,5 @@
 """A model page names cards, organisations and countries with the article and case its language
-needs (macros/names.py): der Apple M4 Max, auf dem Apple M4 Max, l’Apple M4 Max, in de Verenigde
+needs (tps_atlas/i18n/names.py): der Apple M4 Max, auf dem Apple M4 Max, l’Apple M4 Max, in de Verenigde
 Staten; never a machine called a graphics card ("die Grafikkarte Apple ...").
 
 The page context is built in process over chosen cards (fast); the organisation and country
@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from macros.figures import Reach, model_figures
-from macros.model_page import ModelPageBuilder
-from macros.phrases import Phrases
+from tps_atlas.pages.figures import Reach, model_figures
+from tps_atlas.pages.model.builder import ModelPageBuilder
+from tps_atlas.i18n.phrases import Phrases
 
 from .conftest import PREVIEW_MODELS
 from .site_build import page_path

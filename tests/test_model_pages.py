@@ -2,7 +2,7 @@
 
 import pytest
 
-from macros.catalogue import load_catalogue
+from tps_atlas.catalogue.load import load_catalogue
 
 from .site_build import page_path, visible_text
 
@@ -30,7 +30,7 @@ def test_dutch_glm_130b_formats_numbers_and_months(site):
 def test_french_glm_5_uses_the_singular_for_zero_and_skips_the_training_run(site):
     fr = text(site, "fr", "glm-5")
     page = page_path(site, "fr", "models", "glm-5").read_text(encoding="utf-8")
-    from macros.phrases import Phrases
+    from tps_atlas.i18n.phrases import Phrases
     phrases = Phrases("fr")
     zero = str(phrases.n(("device runs it", "devices run it"), 0))
     one = str(phrases.n(("device runs it", "devices run it"), 1))
@@ -45,7 +45,7 @@ def test_french_glm_5_uses_the_singular_for_zero_and_skips_the_training_run(site
 
 
 def test_german_glm_41v_answers_the_small_card_questions(site):
-    from macros.phrases import Phrases
+    from tps_atlas.i18n.phrases import Phrases
     de = text(site, "de", "glm-4.1v-thinking")
     phrases = Phrases("de")
     for tier, card in ((8, "CMP 170HX 8 GB"), (12, "GeForce RTX 3080"), (16, "Tesla V100 SXM2 16 GB"),
@@ -78,7 +78,7 @@ def test_card_names_link_to_card_pages(site, language):
 
 
 def test_sections_without_data_are_left_out(site):
-    from macros.phrases import Phrases
+    from tps_atlas.i18n.phrases import Phrases
     de = page_path(site, "de", "models", "glm-4.1v-thinking").read_text(encoding="utf-8")
     # No training-run facts are recorded for GLM-4.1V-Thinking: no heading for them.
     assert f'<h3>{Phrases("de").gettext("The training run")}</h3>' not in de
@@ -88,7 +88,7 @@ def test_sections_without_data_are_left_out(site):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_context_beyond_the_models_maximum_is_flagged(site, language):
-    from macros.phrases import Phrases
+    from tps_atlas.i18n.phrases import Phrases
     fmt = Phrases(language).fmt
     warning = str(Phrases(language).t(
         "{model} reads at most {max_context} tokens of context: at {context} tokens these figures are beyond "

@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from macros import cli
-from macros.catalogue import load_catalogue
-from macros.errors import DataError
-from macros.estimator import load_settings, usable_gb
-from macros.figures import model_figures
-from macros.offload import load_ram, read_ram
-from macros.offload_accuracy import median_error, score
+from tps_atlas.cli import main as cli
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.errors import DataError
+from tps_atlas.estimate.settings import load_settings, usable_gb
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.estimate.offload import load_ram, read_ram
+from tps_atlas.measured.offload_accuracy import median_error, score
 
 
 def estimate_json(capsys, *args):
@@ -108,8 +108,8 @@ def test_measured_offload_runs_within_a_quarter():
 def test_model_page_answers_with_the_figure_for_the_nearest_card(language):
     import datetime as dt
 
-    from macros.model_page import ModelPageBuilder, fit_label
-    from macros.phrases import Phrases
+    from tps_atlas.pages.model.builder import ModelPageBuilder, fit_label
+    from tps_atlas.i18n.phrases import Phrases
 
     catalogue, settings = load_catalogue(), load_settings()
     p = Phrases(language)

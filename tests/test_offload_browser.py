@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from macros.catalogue import load_catalogue
-from macros.estimator import load_settings
-from macros.figures import model_figures
-from macros.offload import load_ram
-from macros.offload_pages import offload_detail
-from macros.phrases import Phrases
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.estimate.settings import load_settings
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.estimate.offload import load_ram
+from tps_atlas.pages.offload import offload_detail
+from tps_atlas.i18n.phrases import Phrases
 
 from .test_browser import (CHROMIUM, OUTPUT, address, built_site, context,  # noqa: F401 (fixtures)
                            open_page, server, show_all, table_rows)

@@ -13,10 +13,10 @@ import re
 
 import pytest
 
-from macros.catalogue import load_catalogue
-from macros.figures import Reach, SizeClass, model_figures
-from macros.model_page import ModelPageBuilder
-from macros.phrases import Phrases
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.pages.figures import Reach, SizeClass, model_figures
+from tps_atlas.pages.model.builder import ModelPageBuilder
+from tps_atlas.i18n.phrases import Phrases
 
 from .site_build import page_path, visible_text
 from .test_prose import paragraphs, prose_problems
@@ -172,7 +172,7 @@ def test_built_page_says_how_many_cards_hold_it_and_lists_the_tile_card_first(si
     fit_count = re.search(r'<p class="tps-tile-main">([^<]+)</p><p class="tps-tile-label">', page_html).group(1)
     assert str(p.t("In our catalogue, {fit_count} cards can hold it.", fit_count=fit_count)) in text
     none = visible_text(page_path(site, language, "models", "glm-5").read_text(encoding="utf-8"))
-    from macros.model_page.faq import VRAM_LARGEST_MACHINE
+    from tps_atlas.pages.model.faq import VRAM_LARGEST_MACHINE
     largest = [p.gettext("About {miss_need} at {miss_quant}, more than the largest card we track ({miss_vram}) can "
                          "give it."), p.gettext(VRAM_LARGEST_MACHINE)]
     assert any(sentence.split("{miss_quant}")[1].split("(")[0].strip() in none for sentence in largest)

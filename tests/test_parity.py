@@ -1,6 +1,6 @@
 """The browser calculator (docs/assets/calculator.js, run under Node) against the Python estimator.
 
-Both read the same exported data (macros/export.py). On random (model, card, context,
+Both read the same exported data (tps_atlas/web/data.py). On random (model, card, context,
 quality floor) cases, with every calibration, they must pick the same quant and verdict,
 and agree on memory and speed to the displayed precision; its number formatting must be
 Babel's, and on a built page it must reproduce the static table and tiles exactly.
@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from macros.catalogue import Catalogue
-from macros.estimator import estimate
-from macros.export import site_data, write_site_data
-from macros.figures import model_figures
-from macros.formatting import Formatter
-from macros.phrases import LANGUAGES
+from tps_atlas.catalogue.load import Catalogue
+from tps_atlas.estimate.settings import estimate
+from tps_atlas.web.data import site_data, write_site_data
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.i18n.formatting import Formatter
+from tps_atlas.i18n.phrases import LANGUAGES
 
 from .site_build import page_path
 
@@ -313,8 +313,8 @@ def test_js_offload_matches_python(exported, extended, settings):
     catalogue = extended  # as the data file has it
     """Cards a model does not fit: the same placement, RAM, speed and command line in both, for
     random RAM sizes and kinds; and the RAM inputs change the answer."""
-    from macros.commands import row_command
-    from macros.offload import load_ram, offload_estimate
+    from tps_atlas.estimate.commands import row_command
+    from tps_atlas.estimate.offload import load_ram, offload_estimate
 
     ram = load_ram()
     rng = random.Random(SEED + 3)
@@ -355,7 +355,7 @@ def test_js_offload_matches_python(exported, extended, settings):
 def test_js_offload_rows_follow_the_ram_inputs(exported, extended, settings):
     catalogue = extended  # as the data file has it
     """The table's offload rows, for a slow and a fast RAM and a small one, as Python ranks them."""
-    from macros.offload import load_ram
+    from tps_atlas.estimate.offload import load_ram
 
     ram = load_ram()
     cases = [{"model": "gpt-oss-120b", "context": 4096, "floor": "Q3_K_M", "ram": size, "ram_kind": kind,
@@ -406,10 +406,10 @@ def python_verdict(model, card, settings, ram, case: dict) -> dict:
     (offload.offload_estimate), else the smallest set of this graphics card that holds it
     (figures.multi_card on this card alone), else none, with the shortfall at the model's own
     format or the floor (figures.missed_by)."""
-    from macros.commands import row_command
-    from macros.estimator import calibrated_memory, candidate_memories, memory_needed, usable_gb
-    from macros.figures import missed_by, multi_card
-    from macros.offload import offload_estimate, ram_room
+    from tps_atlas.estimate.commands import row_command
+    from tps_atlas.estimate.settings import calibrated_memory, candidate_memories, memory_needed, usable_gb
+    from tps_atlas.pages.figures import missed_by, multi_card
+    from tps_atlas.estimate.offload import offload_estimate, ram_room
 
     calibration = settings.calibration(case["calibration"])
     context, kv = case["context"], case["kv"]
@@ -453,7 +453,7 @@ def test_js_verdict_matches_python(exported, extended, settings):
     """docs/assets/verdict.js (what the "My device" answer and the "On your …" column say) equals
     the Python estimator's verdict on the pairs above and on random ones, with random RAM, KV
     precision, floor, ceiling and context; every kind and every reason comes up."""
-    from macros.offload import load_ram
+    from tps_atlas.estimate.offload import load_ram
 
     ram = load_ram()
     rng = random.Random(SEED + 4)

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from macros.catalogue import load_catalogue
+from tps_atlas.catalogue.load import load_catalogue
 
 from .site_build import page_path
 
@@ -70,7 +70,7 @@ def test_numbers_in_translated_prose_read_natively(site, language):
 
 @pytest.mark.parametrize("language", ["nl", "fr", "de"])
 def test_translators_guide_and_theme_strings_read_in_the_language(site, language):
-    from macros.phrases import Phrases
+    from tps_atlas.i18n.phrases import Phrases
     page = page_path(site, language, "translators").read_text(encoding="utf-8")
     title = Phrases(language).gettext("Translators' guide")
     assert title != "Translators' guide" and re.search(rf"<h1[^>]*>{re.escape(title)}", page)

@@ -12,15 +12,15 @@ import re
 
 import pytest
 
-from macros import vocabulary
-from macros.browse import home, models_index
-from macros.card_pages import CardPageBuilder
-from macros.catalogue import Catalogue, Portal
-from macros.figures import EstimateTable, Reach, model_figures
-from macros.model_page import ModelPageBuilder
-from macros.model_page.context import PageContext
-from macros.model_page.faq import how_many_gpus
-from macros.phrases import Phrases
+from tps_atlas.records import vocabulary
+from tps_atlas.pages.browse import home, models_index
+from tps_atlas.pages.card import CardPageBuilder
+from tps_atlas.catalogue.load import Catalogue, Portal
+from tps_atlas.pages.figures import EstimateTable, Reach, model_figures
+from tps_atlas.pages.model.builder import ModelPageBuilder
+from tps_atlas.pages.model.context import PageContext
+from tps_atlas.pages.model.faq import how_many_gpus
+from tps_atlas.i18n.phrases import Phrases
 
 TRANSLATED = ("nl", "fr", "de")
 LANGUAGES = ("en",) + TRANSLATED
@@ -253,7 +253,7 @@ def test_a_card_that_runs_one_model_says_one_in_french(catalogue, settings, seed
     ("de", "Neben einer der 20 Geschwindigkeiten", "Neben zwei der 20 Geschwindigkeiten"),
 ])
 def test_a_few_measured_speeds_are_counted_in_words(language, one, two):
-    from macros.model_page import measured_note
+    from tps_atlas.pages.model.builder import measured_note
     p = Phrases(language)
     assert one in plain(measured_note(p, 1, 20)) and two in plain(measured_note(p, 2, 20))
     assert "13" in plain(measured_note(p, 13, 20))

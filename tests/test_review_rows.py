@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from macros.browse import methodology
-from macros.phrases import Phrases
+from tps_atlas.pages.browse import methodology
+from tps_atlas.i18n.phrases import Phrases
 
 READING_SENTENCE = ("Reading speed is about ten tokens per second; {count} card reaches it.",
                     "Reading speed is about ten tokens per second; {count} cards reach it.")
@@ -24,8 +24,8 @@ def test_methodology_states_reading_speed_as_the_model_pages_do(language, settin
 @pytest.mark.parametrize("language, team", [("fr", "équipe Qwen"), ("de", "Qwen-Team"), ("nl", "Qwen-team")])
 def test_the_specification_names_the_maker_as_the_prose_does(catalogue, settings, seed, language, team):
     # fr review row 7: the prose said "Alibaba (équipe Qwen)", the specification "Alibaba (Qwen Team)".
-    from macros.figures import model_figures
-    from macros.model_page import ModelPageBuilder
+    from tps_atlas.pages.figures import model_figures
+    from tps_atlas.pages.model.builder import ModelPageBuilder
     figs = model_figures(catalogue.model("qwen3-30b-a3b"), [catalogue.card("geforce-rtx-4090")], settings, seed)
     page = ModelPageBuilder(Phrases(language), settings, None, {}).build(figs.model, figs)
     fields = dict(field for group in page.groups for field in group.fields)

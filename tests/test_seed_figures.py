@@ -2,8 +2,8 @@
 
 import pytest
 
-from macros.catalogue import load_cards, read_model
-from macros.figures import model_figures
+from tps_atlas.catalogue.load import load_cards, read_model
+from tps_atlas.pages.figures import model_figures
 
 from .conftest import FIXTURES, seed_rows
 

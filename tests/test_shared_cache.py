@@ -4,8 +4,8 @@ Its files are pickles, so a folder others can write to is refused."""
 
 import pytest
 
-from macros import shared_cache
-from macros.errors import DataError
+from tps_atlas import cache as shared_cache
+from tps_atlas.errors import DataError
 
 
 def test_a_folder_others_can_write_to_is_refused_naming_the_variable(tmp_path, monkeypatch):

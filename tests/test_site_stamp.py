@@ -1,9 +1,9 @@
-"""The stamp that lets the whole-site tests read the site scripts/build wrote (macros/site_stamp.py):
+"""The stamp that lets the whole-site tests read the site scripts/build wrote (tps_atlas/mkdocs/stamp.py):
 it holds only while sources, settings and every file of the site are as they were."""
 
 import pytest
 
-from macros import site_stamp
+from tps_atlas.mkdocs import stamp as site_stamp
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The verdict of a model on a device (macros/verdict.py): one record, decided once from the
+"""The verdict of a model on a device (tps_atlas/estimate/verdict.py): one record, decided once from the
 estimator's rows, that the pages and the command line only word."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from macros.estimator import usable_gb
+from tps_atlas.estimate.settings import usable_gb
 
-from macros.figures import model_figures
-from macros.formatting import Formatter
-from macros.verdict import Fits, Multi, NoRun, Offload, Reason, shown_tok_s
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.i18n.formatting import Formatter
+from tps_atlas.estimate.verdict import Fits, Multi, NoRun, Offload, Reason, shown_tok_s
 
 
 @pytest.fixture(scope="module")

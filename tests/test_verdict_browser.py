@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-from macros.catalogue import load_catalogue
-from macros.estimator import load_settings
-from macros.offload import load_ram, offload_estimate
-from macros.phrases import N_, Phrases
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.estimate.settings import load_settings
+from tps_atlas.estimate.offload import load_ram, offload_estimate
+from tps_atlas.i18n.phrases import N_, Phrases
 
 from .conftest import early_builds, uses
 from .test_browser import (CHROMIUM, OUTPUT, address, answer_kind, answer_text, assert_answer_says_the_row,

@@ -1,4 +1,4 @@
-"""The pages word the verdict (macros/verdict.py) and decide nothing again: the page contexts,
+"""The pages word the verdict (tps_atlas/estimate/verdict.py) and decide nothing again: the page contexts,
 in the four languages, against the figures of the build's own table."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ import shutil
 
 import pytest
 
-from macros.card_pages import CardPageBuilder
-from macros.catalogue import load_portal
-from macros.model_page import ModelPageBuilder
-from macros.names import card_name
-from macros.phrases import Phrases
-from macros.verdict import Multi, Offload
+from tps_atlas.pages.card import CardPageBuilder
+from tps_atlas.catalogue.load import load_portal
+from tps_atlas.pages.model.builder import ModelPageBuilder
+from tps_atlas.i18n.names import card_name
+from tps_atlas.i18n.phrases import Phrases
+from tps_atlas.estimate.verdict import Multi, Offload
 
 from .site_build import page_path
 
@@ -146,7 +146,7 @@ def test_offload_rows_flag_a_context_the_model_cannot_read(card_page, estimates,
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_card_a_set_of_which_holds_the_model_is_told_so(catalogue, estimates, language):
-    from macros.verdict_text import cannot_hold_answer
+    from tps_atlas.pages.verdict_text import cannot_hold_answer
 
     v = estimates.verdict("kimi-k2", catalogue.card("radeon-instinct-mi350x"))
     assert isinstance(v, Multi)

@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from macros import cli
-from macros.estimator import usable_gb
-from macros.export import site_data, write_site_data
-from macros.figures import model_figures
-from macros.model_page import ModelPageBuilder
-from macros.phrases import Phrases
+from tps_atlas.cli import main as cli
+from tps_atlas.estimate.settings import usable_gb
+from tps_atlas.web.data import site_data, write_site_data
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.pages.model.builder import ModelPageBuilder
+from tps_atlas.i18n.phrases import Phrases
 
 from .test_parity import NODE, run_node
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from macros import records
-from macros.errors import DataError
+from tps_atlas.records import fields as records
+from tps_atlas.errors import DataError
 
 
 class _EarlyNestingLimit(records._PythonEvents):

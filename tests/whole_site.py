@@ -19,7 +19,7 @@ from html import unescape
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from macros.catalogue import load_catalogue
+from tps_atlas.catalogue.load import load_catalogue
 
 from .site_build import ROOT, page_path, visible_text
 

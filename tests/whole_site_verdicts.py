@@ -15,15 +15,15 @@ from pathlib import Path
 
 from babel.numbers import parse_decimal
 
-from macros.catalogue import load_catalogue, load_portal
-from macros.estimator import load_settings
-from macros.names import card_name
-from macros.phrases import Phrases
+from tps_atlas.catalogue.load import load_catalogue, load_portal
+from tps_atlas.estimate.settings import load_settings
+from tps_atlas.i18n.names import card_name
+from tps_atlas.i18n.phrases import Phrases
 
 from .site_build import page_path
 
 LANGUAGES = ("en", "nl", "fr", "de")
-FEW_DEVICES = 5   # macros/figures.py: at most this many devices hold it, the page names a set
+FEW_DEVICES = 5   # tps_atlas/pages/figures.py: at most this many devices hold it, the page names a set
 # "Even at {quant}" in each language's own words (the catalogue's "even at" sentences).
 EVEN_AT = {"en": r"\beven at", "nl": r"\bzelfs in", "fr": r"\bmême en", "de": r"\bselbst in"}
 

@@ -1,6 +1,6 @@
-// The calculator of a model page: the estimator of macros/estimator.py and macros/figures.py,
+// The calculator of a model page: the estimator of tps_atlas/estimate/settings.py and tps_atlas/pages/figures.py,
 // run in the browser on the site's one data file (assets/tps-data.json, written by
-// macros/export.py). The page reads fully without it: the card table is there as built,
+// tps_atlas/web/data.py). The page reads fully without it: the card table is there as built,
 // for the default inputs; this script recomputes it when an input changes.
 //
 // The pure part (estimator and number formatting) loads in Node too; tests/test_parity.py
@@ -13,7 +13,7 @@
     return object != null && Object.prototype.hasOwnProperty.call(object, key);
   };
 
-  // ------------------------------------------------------------ estimator (macros/estimator.py)
+  // ------------------------------------------------------------ estimator (tps_atlas/estimate/settings.py)
 
   function quant(settings, name) {
     var wanted = String(name).toLowerCase();
@@ -88,7 +88,7 @@
              total_gb: weights + kv + memory.compute_buffer_gb + vision, from_architecture: !!model.architecture };
   }
 
-  // The first hardware class of the calibration that matches the card (macros/estimator.py SpeedClass).
+  // The first hardware class of the calibration that matches the card (tps_atlas/estimate/settings.py SpeedClass).
   function speedClass(calibration, card) {
     var classes = calibration.classes || [];
     for (var i = 0; i < classes.length; i++) {
@@ -148,8 +148,8 @@
     return flops / (2 * model.read_parameters_b * 1e9);
   }
 
-  // What a model may fill on the device (macros/estimator.py usable_gb): the seed's fits x VRAM, or
-  // the device's memory budget, worked out in Python for each card (macros/budget.py).
+  // What a model may fill on the device (tps_atlas/estimate/settings.py usable_gb): the seed's fits x VRAM, or
+  // the device's memory budget, worked out in Python for each card (tps_atlas/estimate/budget.py).
   function usesBudget(settings, calibration) {
     return !!(calibration && calibration.fit_rule === "budget" && settings.budget);
   }
@@ -161,7 +161,7 @@
 
   // A set of ``count`` identical cards as one device with count times the memory (figures.multi_card):
   // under the budget the set's budget is the card's own plus the other cards' whole memory, as
-  // macros/budget.py device_budget_gb works it out for the pooled card.
+  // tps_atlas/estimate/budget.py device_budget_gb works it out for the pooled card.
   function pooledCard(card, count, settings) {
     var pooled = Object.assign({}, card, { vram_gb: card.vram_gb * count });
     if (card.budget_gb != null && settings.budget) {
@@ -171,7 +171,7 @@
   }
 
   // The memory a run needs under the calibration: with the budget, llama.cpp's compute buffer at the
-  // context in place of the flat buffer (macros/estimator.py calibrated_memory).
+  // context in place of the flat buffer (tps_atlas/estimate/settings.py calibrated_memory).
   function calibratedMemory(memory, context, settings, calibration) {
     if (!usesBudget(settings, calibration)) return memory;
     var b = settings.budget;
@@ -253,7 +253,7 @@
     return r || compareKeys([nameKey(a.card)], [nameKey(b.card)]);
   }
 
-  // Least memory first; among equal memory, as the tables order (macros/figures.py smallest_order).
+  // Least memory first; among equal memory, as the tables order (tps_atlas/pages/figures.py smallest_order).
   function smallestOrder(a, b) {
     return a.card.vram_gb !== b.card.vram_gb ? a.card.vram_gb - b.card.vram_gb : speedOrder(a, b);
   }
@@ -262,7 +262,7 @@
     return compareKeys([-a.card.vram_gb, nameKey(a.card)], [-b.card.vram_gb, nameKey(b.card)]);
   }
 
-  // A page's figures over every card (macros/figures.py): fitting rows fastest first, the
+  // A page's figures over every card (tps_atlas/pages/figures.py): fitting rows fastest first, the
   // cards that cannot run it, the smallest and the fastest.
   function modelFigures(data, modelId, options) {
     options = options || {};
@@ -321,7 +321,7 @@
     return e;
   }
 
-  // Every model on one card, as its card page lists them (macros/figures.py EstimateTable.card_rows,
+  // Every model on one card, as its card page lists them (tps_atlas/pages/figures.py EstimateTable.card_rows,
   // card_offload): the models it runs, fastest first; those it runs with part of them in system RAM,
   // fastest first; those it cannot hold, closest first, each with what it would need
   // (nearest_miss). ``options.names`` (model id: name) breaks ties as the page does.
@@ -374,7 +374,7 @@
              misses: misses };
   }
 
-  // The measured run shown beside an estimate (macros/measured.py MeasuredIndex.find): same chip
+  // The measured run shown beside an estimate (tps_atlas/measured/runs.py MeasuredIndex.find): same chip
   // and quant; the model itself before one of its size, the card itself before its chip-mates,
   // then the order of Python's ranking (shallowest context, newest, first in the file).
   function findMeasured(data, modelId, e) {
@@ -390,7 +390,7 @@
     return best;
   }
 
-  // ------------------------------------------------------------ offload (macros/offload.py)
+  // ------------------------------------------------------------ offload (tps_atlas/estimate/offload.py)
   // A model that does not fit the card but fits card + system RAM: the placement llama.cpp would
   // use (--n-cpu-moe for mixtures of experts, -ngl for dense models) and its speed.
 
@@ -436,7 +436,7 @@
              kv_gpu_share: gpuLayers / layers };
   }
 
-  // System RAM llama.cpp may fill beside the card (macros/offload.py ram_room): the size less the
+  // System RAM llama.cpp may fill beside the card (tps_atlas/estimate/offload.py ram_room): the size less the
   // seed's reserve, or under the budget the modules' binary gigabytes less what the OS keeps.
   function ramRoomGb(system, settings, ram, calibration) {
     return usesBudget(settings, calibration) ? system.size_gb * settings.budget.gb_per_gib - ram.os_keeps_gb
@@ -522,7 +522,7 @@
     return null;
   }
 
-  // The llama-server line that reproduces a row (macros/commands.py).
+  // The llama-server line that reproduces a row (tps_atlas/estimate/commands.py).
   function llamaServer(modelId, e, context, kvPrecision, gpus) {
     var p = e.placement;
     var parts = ["llama-server", "-m", modelId + "-" + e.quant.name + ".gguf", "-c", String(context)];
@@ -533,7 +533,7 @@
     return parts.join(" ");
   }
 
-  // ------------------------------------------------------------ numbers (macros/formatting.py)
+  // ------------------------------------------------------------ numbers (tps_atlas/i18n/formatting.py)
 
   // ``value`` rounded to ``digits`` decimals as Python's round() does it: on the exact binary
   // value, ties to even. Returned as a decimal string ("12.2").
@@ -630,11 +630,11 @@
     count: function (value) { return this.integer(value); },
   };
 
-  // ------------------------------------------------------------ markup (macros/templates/model_table.html)
+  // ------------------------------------------------------------ markup (tps_atlas/mkdocs/templates/model_table.html)
 
   // As Jinja's autoescape (markupsafe) writes text into a page.
   // Put escaped values into a trusted sentence from the catalogue ({name} placeholders only).
-  // {card:dat} takes that form of a value that has forms (cardName), as macros/phrases.py fill does.
+  // {card:dat} takes that form of a value that has forms (cardName), as tps_atlas/i18n/phrases.py fill does.
   function fillPhrase(phrase, values) {
     return phrase.replace(/\{(\w+)(?::(\w+))?\}/g, function (all, name, nameCase) {
       if (!has(values, name)) return all;
@@ -644,7 +644,7 @@
     });
   }
 
-  // A card's name with the forms of its kind (labels.names, from macros/names.py browser_forms).
+  // A card's name with the forms of its kind (labels.names, from tps_atlas/i18n/names.py browser_forms).
   function cardName(labels, card) {
     var names = labels.names, text = card.name, forms = {};
     if (names && names.kinds[card.name_kind || "gpu"]) {
@@ -670,7 +670,7 @@
       escapeHtml(llamaServer(labels.model, e, e.context, kvPrecision, 1)) + "</code></pre>" : "";
   }
 
-  // How an offload row was worked out (macros/offload_pages.py offload_working).
+  // How an offload row was worked out (tps_atlas/pages/offload.py offload_working).
   function offloadWorkingHtml(data, labels, f, e, kvPrecision) {
     var model = data.models[labels.model], p = e.placement, w = e.working, o = labels.offload;
     var values = {
@@ -713,7 +713,7 @@
       ttft: e.ttft_s ? f.seconds(e.ttft_s) : "",
     };
     var w = labels.working;
-    // A class that names no backend leaves out the line about it (macros/model_page/working.py).
+    // A class that names no backend leaves out the line about it (tps_atlas/pages/model/working.py).
     var lines = (cls ? w.class_lines : w.lines).filter(function (line) {
       return values.backend || line.indexOf("{backend}") < 0;
     });
@@ -765,7 +765,7 @@
       escapeHtml(c.released ? f.month(c.released) : "") + "</td></tr>";
   }
 
-  // ------------------------------------------------------------ card pages (macros/templates/card_tables.html)
+  // ------------------------------------------------------------ card pages (tps_atlas/mkdocs/templates/card_tables.html)
 
   function modelLink(e, labels) {
     return '<a href="../../models/' + escapeHtml(e.model) + '/">' + escapeHtml(e.name) + "</a>";
@@ -778,7 +778,7 @@
     }).join("") + "</tr></thead>";
   }
 
-  // Beside a figure worked out for more context than the model reads (macros/card_pages.py context_limit).
+  // Beside a figure worked out for more context than the model reads (tps_atlas/pages/card.py context_limit).
   function contextLimitHtml(fig, e, f, labels) {
     var arch = e.modelData && e.modelData.architecture, limit = arch && arch.max_context;
     return limit && limit < fig.context && labels.context_limit
@@ -849,7 +849,7 @@
     return text;
   }
 
-  // The headline tiles that depend on the inputs (macros/model_page/headline.py tiles): the devices that
+  // The headline tiles that depend on the inputs (tps_atlas/pages/model/headline.py tiles): the devices that
   // run it, entirely or with part in RAM; smallest; fastest.
   function tilesHtml(fig, f, labels, totalTile) {
     var run = fig.rows.length + fig.offload.length;
@@ -989,7 +989,7 @@
     return dataPromise;
   }
 
-  // The shared controls' words (macros/ui.py), written into every page before the scripts.
+  // The shared controls' words (tps_atlas/web/ui.py), written into every page before the scripts.
   function uiLabels() {
     var holder = document.getElementById("tps-ui");
     return holder ? JSON.parse(holder.textContent) : null;
@@ -1288,7 +1288,7 @@
     });
   }
 
-  // The card pages' words, one file per language beside the data file (macros/export.py card_labels).
+  // The card pages' words, one file per language beside the data file (tps_atlas/web/data.py card_labels).
   var cardLabelPromises = {};
 
   function loadCardLabels(language) {

@@ -2,7 +2,7 @@
 // every page answers for it: the verdict above the fold of a model page, a column on the card
 // pages and the models index. The verdict and its words come from docs/assets/verdict.js, which
 // asks the calculator's own estimator (window.tpsCalculator, docs/assets/calculator.js) on the
-// site's one data file; the words from the page's translated labels (<script id="tps-ui">, macros/ui.py).
+// site's one data file; the words from the page's translated labels (<script id="tps-ui">, tps_atlas/web/ui.py).
 //
 // ``?card=<id>`` on a model page shows the answer for that card to anyone who opens the link,
 // without changing the device they chose.

@@ -46,7 +46,7 @@
   }
 
   // The smallest set of this card (data/estimator.yaml multi_gpu_counts) that holds it, as one card
-  // with that many times the memory (macros/figures.py multi_card), or null.
+  // with that many times the memory (tps_atlas/pages/figures.py multi_card), or null.
   function multiEstimate(data, model, card, calibration, candidates, context) {
     if (!splits(card)) return null;
     var counts = data.settings.multi_gpu_counts || [];
@@ -126,7 +126,7 @@
     return v;
   }
 
-  // ---------------------------------------------------------------- words (macros/ui.py labels)
+  // ---------------------------------------------------------------- words (tps_atlas/web/ui.py labels)
 
   // A phrase worded for the device's kind (a graphics card, or a machine or chip).
   function forKind(phrases, card) {

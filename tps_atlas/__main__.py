@@ -1,0 +1,5 @@
+import sys
+
+from tps_atlas.cli.main import main
+
+sys.exit(main())

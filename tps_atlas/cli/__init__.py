@@ -1,0 +1,1 @@
+"""The tps-atlas command."""

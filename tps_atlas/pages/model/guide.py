@@ -1,0 +1,141 @@
+"""The six steps of "How to choose a GPU for {model}"."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from tps_atlas.catalogue.load import Model
+from tps_atlas.pages.figures import ModelFigures
+from tps_atlas.i18n.phrases import N_
+from tps_atlas.pages.model.context import PageContext
+
+
+def intro(c: PageContext, fig: ModelFigures) -> str:
+    """The sentence before the steps: over an empty table, what the check found instead."""
+    over_table = N_("The table above has already checked every card we know against this model. Getting to your "
+                    "answer takes six steps.")
+    # TRANSLATORS: before the six steps, on the page of a model no card holds (the table is empty).
+    over_nothing = N_("We have already checked every card we know against this model: none holds it on its own. "
+                      "Getting to your answer takes six steps.")
+    return c.p.gettext(over_table if fig.rows or fig.offload else over_nothing)
+
+
+def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str, Markup]]:
+    p, g = c.p, c.p.gettext
+    machine = bool(fig.smallest and fig.smallest.card.unified)
+    if fig.smallest:
+        if machine:
+            # TRANSLATORS: as "{model} needs about {small_need} at {small_quant}, the version the smallest card
+            # that fits runs…", where the smallest is a machine sharing its memory (never "card"). Example:
+            # "DeepSeek-V3 needs about 328.7 GB at Q3_K_M, the version the smallest device that holds it runs.
+            # Memory is the gate: a device holds the model or it does not."
+            need = p.t(N_("{model} needs about {small_need} at {small_quant}, the version the smallest device that "
+                          "holds it runs. Memory is the gate: a device holds the model or it does not."), **v)
+        elif fig.smallest_most_compressed:
+            # TRANSLATORS: {model} is the model's name; {small_need} is the memory the
+            # model needs there; {small_quant} is the quantization it runs there.
+            # Example: "GLM-130B needs about 64.2 GB at Q3_K_M, the most compressed
+            # version any card here runs, on the smallest card that fits. Memory is
+            # the gate: a card holds the model or it does not."
+            need = p.t(N_("{model} needs about {small_need} at {small_quant}, the most compressed version any card "
+                          "here runs, on the smallest card that fits. Memory is the gate: a card holds the model "
+                          "or it does not."), **v)
+        else:
+            # TRANSLATORS: {model} is the model's name; {small_need} is the memory the
+            # model needs there; {small_quant} is the quantization it runs there.
+            # Example: "DeepSeek-V3 needs about 328.7 GB at Q3_K_M, the version the
+            # smallest card that fits runs. Memory is the gate: a card holds the model
+            # or it does not."
+            need = p.t(N_("{model} needs about {small_need} at {small_quant}, the version the smallest card that "
+                          "fits runs. Memory is the gate: a card holds the model or it does not."), **v)
+        # TRANSLATORS: as "Compression lets a model fit smaller cards…", where the smallest is a machine
+        # sharing its memory. Example: "Compression lets a model fit smaller devices at some cost in
+        # accuracy; the smallest device that holds it uses Q3_K_M. A quality floor drops the devices that
+        # only fit by compressing further than you want."
+        quality_machine = N_("Compression lets a model fit smaller devices at some cost in accuracy; the smallest "
+                             "device that holds it uses {small_quant}. A quality floor drops the devices that only "
+                             "fit by compressing further than you want.")
+        # TRANSLATORS: {small_quant} is the quantization it runs there. Example:
+        # "Compression lets a model fit smaller cards at some cost in accuracy;
+        # the smallest card that fits uses Q3_K_M. A quality floor drops the cards
+        # that only fit by compressing further than you want."
+        quality_card = N_("Compression lets a model fit smaller cards at some cost in accuracy; the smallest "
+                          "card that fits uses {small_quant}. A quality floor drops the cards that only fit by "
+                          "compressing further than you want.")
+        quality = p.t(quality_machine if machine else quality_card, **v)
+        # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
+        # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
+        # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
+        # the name alone. Example: "Generation is limited by memory bandwidth, so
+        # the order by speed is not the order of a gaming benchmark. The card at the
+        # top is the AMD Instinct MI300A (128 GB), at 31.2 tok/s."
+        rank = p.t(N_("Generation is limited by memory bandwidth, so the order by speed is not the order of a "
+                      "gaming benchmark. The card at the top is the {fast_card}, at {fast_tok_s}."), **v)
+    else:
+        # TRANSLATORS: {model} is the model's name; {miss_need} is the memory the
+        # model needs; {miss_quant} is the quantization it is measured at (here the
+        # most compressed one allowed, hence "even"); {miss_vram} is the memory of
+        # the largest card we track (a card never gives all of it to a model: the
+        # driver keeps some). Example: "GLM-5 needs about 364.5 GB even at Q3_K_M,
+        # more than the largest card we track (384 GB) can give it. Memory is the
+        # gate: a card holds the model or it does not."
+        at_floor = N_("{model} needs about {miss_need} even at {miss_quant}, more than the largest card we track "
+                      "({miss_vram}) can give it. Memory is the gate: a card holds the model or it does not.")
+        # TRANSLATORS: as the sentence before, where {miss_quant} is the only format the model
+        # ships in (or the one asked for), so no "even". Example: "gpt-oss-120b needs about 62.7 GB
+        # at MXFP4, more than the largest card we track (64 GB) can give it. Memory is the gate: a
+        # card holds the model or it does not."
+        at_quant = N_("{model} needs about {miss_need} at {miss_quant}, more than the largest card we track "
+                      "({miss_vram}) can give it. Memory is the gate: a card holds the model or it does not.")
+        # TRANSLATORS: as "{model} needs about {miss_need} even at {miss_quant}…", where the largest device
+        # is a machine sharing its memory (never "card"); {miss_vram} is what its GPU may use. Example:
+        # "Kimi K2 needs about 489.5 GB even at Q3_K_M, more than the largest device we track can give it
+        # (its GPU may use 384 GB). Memory is the gate: a device holds the model or it does not."
+        at_floor_machine = N_("{model} needs about {miss_need} even at {miss_quant}, more than the largest device we "
+                              "track can give it (its GPU may use {miss_vram}). Memory is the gate: a device holds "
+                              "the model or it does not.")
+        # TRANSLATORS: as the sentence before, where {miss_quant} is the only format the model ships in (or
+        # the one asked for), so no "even". Example: "gpt-oss-120b needs about 62.7 GB at MXFP4, more than
+        # the largest device we track can give it (its GPU may use 57.6 GB). Memory is the gate: a device
+        # holds the model or it does not."
+        at_quant_machine = N_("{model} needs about {miss_need} at {miss_quant}, more than the largest device we track "
+                              "can give it (its GPU may use {miss_vram}). Memory is the gate: a device holds the "
+                              "model or it does not.")
+        miss = fig.nearest_miss
+        machine = bool(miss and miss.card.unified)
+        if miss and miss.at_floor:
+            need = p.t(at_floor_machine if machine else at_floor, **v)
+        else:
+            need = p.t(at_quant_machine if machine else at_quant, **v)
+        # TRANSLATORS: {model} is the model's name. Example: "Compression lets a
+        # model fit smaller cards at some cost in accuracy. For GLM-5 even strong
+        # compression is not enough for a single card."
+        quality = p.t(N_("Compression lets a model fit smaller cards at some cost in accuracy. For {model} "
+                         "even strong compression is not enough for a single card.") , **v)
+        rank = p.t(N_("Generation is limited by memory bandwidth, so once cards fit, the order by speed "
+                      "follows bandwidth, not a gaming benchmark."))
+    linked = N_("Every card name links to its own page, with the same calculation across the whole model "
+                "catalogue. A card is usually bought for more than one model.")
+    # TRANSLATORS: step six on the page of a model no card holds (its table is empty, so no card name
+    # on the page is a link). Example: "Every card has its own page, listed in the cards index, with the
+    # same calculation across the whole model catalogue. A card is usually bought for more than one
+    # model."
+    unlinked = N_("Every card has its own page, listed in the cards index, with the same calculation across the "
+                  "whole model catalogue. A card is usually bought for more than one model.")
+    return [
+        (g(N_("Check what it needs before anything else")), need),
+        (g(N_("Set the context length you will use")),
+         # TRANSLATORS: {context} is the context length in tokens. Example: "Set
+         # the context to what you will really use (4,096 tokens by default). The
+         # cache grows with the conversation, and it is the usual reason a card
+         # that looked fine stops fitting."
+         p.t(N_("Set the context to what you will really use ({context} tokens by default). The cache grows "
+                "with the conversation, and it is the usual reason a card that looked fine stops fitting."),
+             **v)),
+        (g(N_("Decide how much compression you accept")), quality),
+        (g(N_("Rank by throughput, not by spec sheet")), rank),
+        (g(N_("Read the fit column last")),
+         p.t(N_("A tight fit runs but leaves no room for a longer conversation; comfortable means you can "
+                "raise the context later. That difference matters more than a few tokens per second."))),
+        (g(N_("See what else the card runs")), p.t(linked if fig.rows or fig.offload else unlinked)),
+    ]

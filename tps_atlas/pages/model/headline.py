@@ -1,0 +1,132 @@
+"""The top of a model page: title, description, meta line, introduction and figure tiles."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from tps_atlas.catalogue.load import Model
+from tps_atlas.pages.figures import ModelFigures, Reach
+from tps_atlas.i18n.phrases import N_, NP_
+from tps_atlas.pages.model.context import PageContext
+
+
+def title(c: PageContext, v: dict) -> str:
+    # TRANSLATORS: {model} is the model's name. Example: "GLM-130B: which GPUs
+    # run it, and how fast"
+    return str(c.p.t(N_("{model}: which GPUs run it, and how fast"), **v))
+
+
+def badge(c: PageContext, m: Model) -> str:
+    return c.p.gettext(N_("Open weights")) if m.open_weights else c.p.gettext(N_("API only"))
+
+
+def meta(c: PageContext, m: Model, v: dict) -> list[str]:
+    p, f = c.p, c.f
+    out = [str(v["organisation"])] if m.organisations else []
+    # TRANSLATORS: {params} is its parameter count in words (130 billion).
+    # Example: "130 billion parameters"
+    out.append(str(p.t(N_("{params} parameters"), params=v["params"])))
+    if m.published:
+        out.append(v["month"])
+    if m.checked:
+        # TRANSLATORS: {date} is a date. Example: "data last checked November 30,
+        # 2026"
+        out.append(str(p.t(N_("data last checked {date}"), date=f.day(m.checked))))
+    return out
+
+
+def intro(c: PageContext, m: Model, v: dict) -> Markup:
+    return c.p.pick(m.id + ":intro", (
+        # TRANSLATORS: {model} is the model's name. Example: "Every card below is
+        # rated for GLM-5 at the context length and minimum quality you choose.
+        # Speed is an estimate for a single request, worked out from the card's
+        # memory bandwidth and the size of the model once compressed."
+        N_("Every card below is rated for {model} at the context length and minimum quality you "
+           "choose. Speed is an estimate for a single request, worked out from the card's memory "
+           "bandwidth and the size of the model once compressed."),
+        # TRANSLATORS: {model} is the model's name. Example: "We rate every card
+        # we know for GLM-130B, at your context length and quality floor. The
+        # speed shown is for one request at a time, estimated from how fast the
+        # card reads its memory and how large the compressed model is."
+        N_("We rate every card we know for {model}, at your context length and quality floor. The "
+           "speed shown is for one request at a time, estimated from how fast the card reads its "
+           "memory and how large the compressed model is."),
+    ), **v)
+
+
+def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
+    """The page's summary; where cards run it with part of it in RAM, it says how many more do."""
+    text = held_description(c, fig, v)
+    if not fig.cards_offload:
+        return text
+    # TRANSLATORS: after the page's summary of the cards that hold a model; {count} (small ones in words)
+    # is the number of devices that run it with part of it in system RAM. Example: "With part of it in system RAM, 233
+    # more run it."
+    return text + Markup(" ") + c.n_words(NP_("With part of it in system RAM, {count} more runs it.",
+                                              "With part of it in system RAM, {count} more run it."),
+                                          fig.cards_offload)
+
+
+def held_description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
+    if fig.reach is Reach.ONE:
+        # TRANSLATORS: {model} is the model's name; {total} is the number of cards
+        # in the catalogue; {fast_card} is the only card that runs it (its name may
+        # carry its memory); {fast_tok_s} is its speed. A name takes its article and
+        # case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
+        # {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is the name alone.
+        # Example: "DeepSeek-V3 runs on a single one of the 829 GPUs we track: the
+        # Apple M3 Ultra (512 GB), at about 25.4 tok/s."
+        return c.p.t(N_("{model} runs on a single one of the {total} GPUs we track: the {fast_card}, "
+                        "at about {fast_tok_s}."), **v)
+    if fig.fastest:
+        # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
+        # in words); {total} is the number of cards in the catalogue; {fast_card} is
+        # the fastest card; {small_vram} is that card's memory; {fast_tok_s} is its
+        # speed; {small_card} is the smallest card that runs it. A name takes its
+        # article and case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
+        # {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is the name alone.
+        # Example: "GLM-130B runs on 45 of the 829 GPUs we track. Fastest: AMD
+        # Instinct MI300A (128 GB) at about 31.2 tok/s; smallest: Apple M2 Max
+        # (96 GB), with 72 GB."
+        return c.n_words(NP_("{model} runs on only {count} of the {total} GPUs we track: the {fast_card} "
+                             "({small_vram}), at about {fast_tok_s}.",
+                             "{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
+                             "{fast_tok_s}; smallest: {small_card}, with {small_vram}."),
+                         fig.cards_fit, **v)
+    # TRANSLATORS: {model} is the model's name; {params} is its parameter
+    # count in words (130 billion); {total} is the number of cards in the
+    # catalogue. Example: "GLM-5 (744 billion parameters) fits on none of the
+    # 829 GPUs we track: what it needs, and what to do instead."
+    return c.p.t(N_("{model} ({params} parameters) fits on none of the {total} GPUs we track: what it "
+                    "needs, and what to do instead."), **v)
+
+
+# The first tile: every device that runs the model, and its two parts (the browser redraws it with the
+# same labels, tps_atlas/web/data.py).
+# TRANSLATORS: a headline tile's label under a count of devices (cards and machines) that run the model,
+# entirely or with part in RAM. Example: "278 / devices run it".
+DEVICES_RUN_IT = NP_("device runs it", "devices run it")
+# TRANSLATORS: under that tile: {fit} devices hold the model entirely, {offload} run it with part of it in
+# system RAM. Example: "45 entirely, 233 with part in RAM".
+RUN_PARTS = N_("{fit} entirely, {offload} with part in RAM")
+SMALLEST_CARD = N_("Smallest card that fits")
+# TRANSLATORS: the tile's label where the smallest device that holds the model is a machine sharing its
+# memory (a Mac, a Ryzen AI Max), never called a card.
+SMALLEST_DEVICE = N_("Smallest device that fits")
+
+
+def tiles(c: PageContext, fig: ModelFigures, v: dict) -> list[tuple[str, str, str]]:
+    # The first tile is redrawn by the browser after an input change (calculator.js tilesHtml), byte for
+    # byte as built (tests/test_parity.py): its wording changes there and here together.
+    p, f = c.p, c.p.fmt
+    out = [
+        (str(p.n(DEVICES_RUN_IT, fig.cards_run)), f.count(fig.cards_run),
+         str(p.t(RUN_PARTS, fit=f.count(fig.cards_fit), offload=f.count(fig.cards_offload)))),
+        (str(p.n(NP_("card in the catalogue", "cards in the catalogue"), fig.cards_total)), v["total"], ""),
+    ]
+    if fig.smallest:
+        label = SMALLEST_DEVICE if fig.smallest.card.unified else SMALLEST_CARD
+        out.append((p.gettext(label), str(v["small_card"]),
+                    " · ".join((v["small_vram"], v["small_quant"], v["small_tok_s"]))))
+        out.append((p.gettext(N_("Fastest card")), str(v["fast_card"]), " · ".join((v["fast_tok_s"], v["fast_vram"]))))
+    return out

@@ -1,0 +1,117 @@
+"""Verdicts in words: the sentences that say what a verdict record (tps_atlas/estimate/verdict.py) decided.
+
+Card pages, model pages and their questions word a verdict through these functions only, so a
+shortfall is said at one quant, "even at" only where that quant is the floor, and a machine is
+never called a card.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from tps_atlas.catalogue.load import Card, Model
+from tps_atlas.pages.offload import ram_values
+from tps_atlas.i18n.phrases import N_, Phrases
+from tps_atlas.estimate.verdict import Multi, NoRun, Offload, Shortfall, Verdict
+
+# A device that cannot hold the model, on its own page ("Can the {card} run {model}?").
+# TRANSLATORS: {quant} is a quantization (Q3_K_M), the most compressed one allowed, {model} a model name,
+# {need} the memory it needs there, {shortfall} how much more than {usable}, the memory usable on this card:
+# {basis} why (90% of its 24 GB). Example: "No. Even at Q3_K_M Llama 3.1 70B needs about 36.3 GB, 14.7 GB more than the
+# 21.6 GB usable on this card (90% of its 24 GB)."
+NO_EVEN_AT = N_("No. Even at {quant} {model} needs about {need}, {shortfall} more than the {usable} "
+                "usable on this card ({basis}).")
+# TRANSLATORS: as the sentence before, where {quant} is the only format the model ships in (MXFP4), so
+# no "even". Example: "No. At MXFP4 gpt-oss-120b needs about 62.7 GB, 41.1 GB more than the 21.6 GB usable on
+# this card (90% of its 24 GB)."
+NO_AT = N_("No. At {quant} {model} needs about {need}, {shortfall} more than the {usable} usable on this "
+           "card ({basis}).")
+# TRANSLATORS: the same for a machine that shares its memory with the processor (never "card"): {usable}
+# is what its GPU may use, {basis} why (90% of its 24 GB). Example: "No. Even at Q3_K_M Qwen3 235B-A22B needs about
+# 116.1 GB, 24.0 GB more than the 92.2 GB its GPU may use (75% of its 128 GB)."
+NO_EVEN_AT_MACHINE = N_("No. Even at {quant} {model} needs about {need}, {shortfall} more than the {usable} "
+                        "its GPU may use ({basis}).")
+# TRANSLATORS: as the sentence before, where {quant} is the only format the model ships in. Example: "No. At
+# MXFP4 gpt-oss-120b needs about 62.7 GB, 30.3 GB more than the 32.4 GB its GPU may use (67% of its 48 GB)."
+NO_AT_MACHINE = N_("No. At {quant} {model} needs about {need}, {shortfall} more than the {usable} its GPU may "
+                   "use ({basis}).")
+# TRANSLATORS: a card that runs the model only with part of it in system RAM: first what the card alone
+# lacks. {quant} is the most compressed quantization allowed, {model} a model, {need} memory, {shortfall}
+# how much more than {usable} ({basis}). Example: "Not entirely on the card: even at Q3_K_M
+# Llama 3.1 70B needs about 36.3 GB, 14.7 GB more than the 21.6 GB usable on it (90% of its 24 GB)."
+PARTLY_EVEN_AT = N_("Not entirely on the card: even at {quant} {model} needs about {need}, {shortfall} more "
+                    "than the {usable} usable on it ({basis}).")
+# TRANSLATORS: as the sentence before, where {quant} is the only format the model ships in. Example: "Not
+# entirely on the card: at MXFP4 gpt-oss-120b needs about 62.7 GB, 41.1 GB more than the 21.6 GB usable on it
+# (90% of its 24 GB)."
+PARTLY_AT = N_("Not entirely on the card: at {quant} {model} needs about {need}, {shortfall} more than the "
+               "{usable} usable on it ({basis}).")
+# TRANSLATORS: after the sentence before; {ram_size} is system memory (64 GB), {ram_kind} its kind (2-channel
+# DDR5-6000), {quant} the quantization it runs at, {ram} the part of the model in RAM (23.1 GB), {tok_s} a
+# speed. Example: "With 64 GB of 2-channel DDR5-6000 it runs at Q4_K_M with part of it in RAM (23.1 GB), at
+# about 2.2 tok/s."
+RUNS_WITH_RAM = N_("With {ram_size} of {ram_kind} it runs at {quant} with part of it in RAM ({ram}), at about "
+                   "{tok_s}.")
+# TRANSLATORS: after a "No." on a card page: a set of identical cards of this kind holds it. {number} is
+# how many, in words (two), {quant} a quantization, {need} the memory of the whole model, {tok_s} a speed;
+# --tensor-split is a llama.cpp option, kept as it is. Example: "A set of two of them holds it: at Q3_K_M it
+# needs about 489.5 GB in all and would run at about 151 tok/s, split with --tensor-split."
+SET_HOLDS = N_("A set of {number} of them holds it: at {quant} it needs about {need} in all and would run at "
+               "about {tok_s}, split with --tensor-split.")
+# TRANSLATORS: after a "No." on the page of a machine that shares its memory with the processor: nothing to
+# move into system RAM. Example: "Its memory is all the system has, so no part of the model can move to
+# system RAM."
+NO_SYSTEM_RAM = N_("Its memory is all the system has, so no part of the model can move to system RAM.")
+
+
+# TRANSLATORS: in brackets after "the {usable} usable on this card", under the seed's rule: {share} is the
+# share of the card's memory a fit may use, {vram} its memory. Example: "90% of its 24 GB".
+BASIS_SHARE = N_("{share} of its {vram}")
+# TRANSLATORS: in brackets after "the {usable} usable on this card": why it can be more than the card's
+# label ({vram}, sold in binary gigabytes: 24 GB are 25.8 GB as needs are counted) and a little less than
+# that. Example: "its 24 GB in binary gigabytes, less what the driver and a screen may keep".
+BASIS_BUDGET = N_("its {vram} in binary gigabytes, less what the driver and a screen may keep")
+# TRANSLATORS: the same for a machine that shares its memory (never "card"): {vram} is what its GPU may use
+# on its default system. Example: "the 96 GB its GPU may use, in binary gigabytes".
+BASIS_BUDGET_MACHINE = N_("the {vram} its GPU may use, in binary gigabytes")
+
+
+def shortfall_values(p: Phrases, model: Model, card: Card, s: Shortfall) -> dict:
+    f = p.fmt
+    vram = f.vram(card.vram_gb)
+    if s.usable_share is not None:
+        basis = p.t(BASIS_SHARE, share=f.percent(s.usable_share), vram=vram)
+    else:
+        basis = p.t(BASIS_BUDGET_MACHINE if card.unified else BASIS_BUDGET, vram=vram)
+    return dict(quant=s.quant_name, model=model.name, need=f.gb(s.need_gb), shortfall=f.gb(s.shown_gb),
+                usable=f.gb(s.usable_gb), basis=basis)
+
+
+def short_sentence(p: Phrases, model: Model, card: Card, s: Shortfall, partly: bool = False) -> Markup:
+    """What the device alone lacks, at the one quant of the rule; "even" only at the floor."""
+    if partly:
+        phrase = PARTLY_EVEN_AT if s.at_floor else PARTLY_AT
+    elif card.unified:
+        phrase = NO_EVEN_AT_MACHINE if s.at_floor else NO_AT_MACHINE
+    else:
+        phrase = NO_EVEN_AT if s.at_floor else NO_AT
+    return p.t(phrase, **shortfall_values(p, model, card, s))
+
+
+def cannot_hold_answer(p: Phrases, model: Model, v: Verdict) -> Markup:
+    """A card page's answer to "Can the {card} run {model}?" for a device that cannot hold it alone."""
+    f = p.fmt
+    if isinstance(v, Offload):
+        o = v.estimate
+        return (short_sentence(p, model, v.card, v.shortfall, partly=True) + Markup(" ")
+                + p.t(RUNS_WITH_RAM, quant=o.quant.name, ram=f.gb(o.placement.ram_gb), tok_s=f.tok_s(o.tok_s),
+                      **ram_values(p, o.system)))
+    assert isinstance(v, (Multi, NoRun))
+    answer = short_sentence(p, model, v.card, v.shortfall)
+    if isinstance(v, Multi):
+        e = v.estimate
+        answer += Markup(" ") + p.t(SET_HOLDS, number=f.count_words(v.count), quant=e.quant.name,
+                                    need=f.gb(e.need_gb), tok_s=f.tok_s(e.tok_s))
+    elif v.card.unified:
+        answer += Markup(" ") + p.t(NO_SYSTEM_RAM)
+    return answer

@@ -1,0 +1,1 @@
+"""What the browser reads: assets/tps-data.json and the words of the page scripts."""
