@@ -29,8 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tps_atlas.measured.accuracy import (accuracy, estimates, fit_all, grouped, leave_one_device_out, load_rows,  # noqa: E402
+from tps_atlas.measured.accuracy import (accuracy, estimates, fit_all, grouped, leave_one_device_out,  # noqa: E402
                                          class_name, score, suggested_range)
+from tps_atlas.measured.fitting import load_rows  # noqa: E402
 from tps_atlas.estimate.settings import load_settings  # noqa: E402
 from tps_atlas.measured.runs import MEASURED_FILE  # noqa: E402
 

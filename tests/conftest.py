@@ -57,8 +57,8 @@ def seed(settings):
 @functools.lru_cache(maxsize=1)
 def default_estimates():
     """Every catalogue model on every card with the default calibration: the build's own table
-    (``tps_atlas.mkdocs.render.estimate_table``), worked out once per session for every test that reads it."""
-    from tps_atlas.mkdocs.render import estimate_table
+    (``tps_atlas.pages.figures.estimate_table``), worked out once per session for every test that reads it."""
+    from tps_atlas.pages.figures import estimate_table
 
     settings = load_settings()
     return estimate_table(load_catalogue(), settings, settings.calibration().name)

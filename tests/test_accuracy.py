@@ -8,8 +8,7 @@ import dataclasses
 
 import pytest
 
-from tps_atlas.measured import accuracy
-from tps_atlas import cache as shared_cache
+from tps_atlas.measured import accuracy, fitting
 from tps_atlas.estimate.settings import estimate, prompt_tokens_per_second, tokens_per_second
 
 
@@ -21,7 +20,7 @@ def measured(settings):
 @pytest.fixture(scope="module")
 def result():
     # What the methodology pages show: the builds of this session read the same score.
-    return shared_cache.accuracy("measured")
+    return accuracy.shared_accuracy("measured")
 
 
 def test_every_card_falls_in_a_class_of_its_vendor_or_memory(catalogue, measured):
@@ -90,13 +89,13 @@ def test_no_class_is_above_25_percent(result):
 
 
 def test_methodology_scores_come_from_the_benchmark_code(result, measured):
-    tg, _ = accuracy.load_rows("tg")
+    tg, _ = fitting.load_rows("tg")
     pairs, _ = accuracy.leave_one_device_out(tg, [], measured, measured.overhead_ms)
     assert accuracy.score(pairs).median == pytest.approx(result.overall.median)
 
 
 def test_measured_beats_seed(seed, result):
-    tg, _ = accuracy.load_rows("tg")
+    tg, _ = fitting.load_rows("tg")
     seed_rows = [r for r in tg if r.quant.name in seed.quant_efficiency]
     assert result.overall.median < accuracy.score(accuracy.estimates(seed_rows, seed)).median
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tps_atlas.measured import accuracy
+from tps_atlas.measured import accuracy, fitting
 from tps_atlas.catalogue.load import Card, Model
 from tps_atlas.errors import DataError
 from tps_atlas.estimate.settings import SpeedClass, memory_needed, read_settings, tokens_per_second
@@ -47,7 +47,7 @@ def synthetic_rows(settings, efficiency: float, overhead_ms: float, factors: dic
                 run_ = Run(len(rows) + 2, card.id, card.name, backend, "b1", "2026-01-01", None, "M", params, None,
                            quant_name, "tg", 128, 0, tok_s, 1, "", "https://example.org/")
                 model = Model("m", "M", "m.yaml", True, params)
-                rows.append(accuracy.Row(run_, model, quant, card, 0.0, tok_s))
+                rows.append(fitting.Row(run_, model, quant, card, 0.0, tok_s))
     return rows
 
 
@@ -57,7 +57,7 @@ def test_the_fit_recovers_known_backend_and_quant_factors(settings):
     rows = synthetic_rows(settings, efficiency, overhead_ms, {("Vulkan", "legacy"): legacy, ("ROCm", "k"): rocm})
     test_class = SpeedClass("test", ("AMD",), ("Test Arch",), (), 0.5, 4.0, 1.0, 1.0, 0.5, 2.0)
     calibration = dataclasses.replace(settings.calibration("measured"), classes=(test_class,), kv_read_factor=0.0)
-    fit = accuracy.fit_class(test_class, rows, [], calibration, overhead_ms)
+    fit = fitting.fit_class(test_class, rows, [], calibration, overhead_ms)
     # Vulkan has most runs: it is the reference, as K-quants are.
     assert fit.factors.backend == "Vulkan"
     assert fit.factors.backends == {"ROCm": pytest.approx(rocm, rel=0.01)}
@@ -70,7 +70,7 @@ def test_a_factor_seen_on_one_device_only_is_not_fitted(settings):
     one_device = [r for r in rows if r.quant.family != "legacy" or r.card.id == "test-card-0"]
     test_class = SpeedClass("test", ("AMD",), ("Test Arch",), (), 0.5, 4.0, 1.0, 1.0, 0.5, 2.0)
     calibration = dataclasses.replace(settings.calibration("measured"), classes=(test_class,), kv_read_factor=0.0)
-    assert "legacy" not in accuracy.fit_class(test_class, one_device, [], calibration, 3.0).factors.families
+    assert "legacy" not in fitting.fit_class(test_class, one_device, [], calibration, 3.0).factors.families
 
 
 # ------------------------------------------------------------------ the estimate
@@ -177,8 +177,8 @@ def test_the_calculator_applies_the_quant_factor_as_python_does(tmp_path, catalo
 def fitted_class(settings, rows):
     test_class = SpeedClass("test", ("AMD",), ("Test Arch",), (), 0.5, 4.0, 1.0, 1.0, 0.5, 2.0)
     calibration = dataclasses.replace(settings.calibration("measured"), classes=(test_class,), kv_read_factor=0.0)
-    fits = accuracy.fit_classes(rows, [], calibration, 3.0)
-    return accuracy.keep_factors_that_help(rows, [], accuracy.apply(calibration, fits), 3.0).classes[0]
+    fits = fitting.fit_classes(rows, [], calibration, 3.0)
+    return accuracy.keep_factors_that_help(rows, [], fitting.apply(calibration, fits), 3.0).classes[0]
 
 
 def test_a_factor_that_holds_on_every_device_is_kept(settings):

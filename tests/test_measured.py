@@ -21,7 +21,7 @@ from tps_atlas.errors import DataError
 from tps_atlas.pages.figures import EstimateTable
 from tps_atlas.measured.runs import COLUMNS, MeasuredIndex, load_runs, read_runs
 from tps_atlas.i18n.phrases import LANGUAGES, Phrases
-from tps_atlas.pages.model.builder import measured_note
+from tps_atlas.pages.model.rows import measured_note
 from tps_atlas.records.vocabulary import SPEED_CLASSES
 
 from .conftest import ROOT, default_estimates, early_builds, uses

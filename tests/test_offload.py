@@ -108,7 +108,8 @@ def test_measured_offload_runs_within_a_quarter():
 def test_model_page_answers_with_the_figure_for_the_nearest_card(language):
     import datetime as dt
 
-    from tps_atlas.pages.model.builder import ModelPageBuilder, fit_label
+    from tps_atlas.pages.model.builder import ModelPageBuilder
+    from tps_atlas.pages.model.rows import fit_label
     from tps_atlas.i18n.phrases import Phrases
 
     catalogue, settings = load_catalogue(), load_settings()

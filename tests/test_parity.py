@@ -408,7 +408,7 @@ def python_verdict(model, card, settings, ram, case: dict) -> dict:
     format or the floor (figures.missed_by)."""
     from tps_atlas.estimate.commands import row_command
     from tps_atlas.estimate.settings import calibrated_memory, candidate_memories, memory_needed, usable_gb
-    from tps_atlas.pages.figures import missed_by, multi_card
+    from tps_atlas.estimate.verdict import missed_by, multi_card
     from tps_atlas.estimate.offload import offload_estimate, ram_room
 
     calibration = settings.calibration(case["calibration"])

@@ -253,7 +253,7 @@ def test_a_card_that_runs_one_model_says_one_in_french(catalogue, settings, seed
     ("de", "Neben einer der 20 Geschwindigkeiten", "Neben zwei der 20 Geschwindigkeiten"),
 ])
 def test_a_few_measured_speeds_are_counted_in_words(language, one, two):
-    from tps_atlas.pages.model.builder import measured_note
+    from tps_atlas.pages.model.rows import measured_note
     p = Phrases(language)
     assert one in plain(measured_note(p, 1, 20)) and two in plain(measured_note(p, 2, 20))
     assert "13" in plain(measured_note(p, 13, 20))

@@ -1,4 +1,13 @@
-"""What several processes working on the same inputs would each work out, worked out once.
+"""Everything the package keeps between calls: the in-process caches, and what several
+processes working on the same inputs would each work out, worked out once.
+
+**In process.** Every cache of a loaded file or a worked-out table is made with ``cached``
+(``functools.lru_cache``, registered here) or registers its reset with ``on_clear``;
+``clear_all`` forgets them all. The build calls it first (``mkdocs/site.py``), so ``mkdocs
+serve``, which rebuilds in the same process after a file is saved, always reads the files on
+disk (tests/test_caches.py holds every cache of the package to this).
+
+**Across processes.**
 
 A test session runs several builds beside the tests; each would load the catalogue (seconds of
 YAML) and score the calibration leaving one device out for the methodology page (seconds of
@@ -24,15 +33,44 @@ import pickle
 import sys
 import tempfile
 from pathlib import Path
+from functools import _lru_cache_wrapper, lru_cache
 from typing import Callable, TypeVar
 
 from tps_atlas.errors import DataError
+from tps_atlas.paths import DATA_DIR, PACKAGE
 
 VARIABLE = "TPS_SHARED_CACHE"
-PACKAGE = Path(__file__).resolve().parent
-DATA = PACKAGE.parent / "data"
+DATA = DATA_DIR
 
 T = TypeVar("T")
+
+_clears: list[Callable[[], None]] = []
+
+
+def cached(maxsize: int | None = 128) -> Callable[[Callable[..., T]], _lru_cache_wrapper[T]]:
+    """``functools.lru_cache(maxsize)``, forgotten by ``clear_all``."""
+    def register(function: Callable[..., T]) -> _lru_cache_wrapper[T]:
+        wrapper = lru_cache(maxsize=maxsize)(function)
+        _clears.append(wrapper.cache_clear)
+        return wrapper
+    return register
+
+
+def on_clear(clear: Callable[[], None]) -> Callable[[], None]:
+    """Register ``clear`` (a module's own store, emptied in place) with ``clear_all``."""
+    _clears.append(clear)
+    return clear
+
+
+def clear_all() -> None:
+    """Forget everything cached in this process (the shared folder keys on its inputs: it stays)."""
+    for clear in _clears:
+        clear()
+
+
+def registered() -> int:
+    """How many caches ``clear_all`` empties (the tests compare it with the package's count)."""
+    return len(_clears)
 
 
 def _tree(digest, folder: Path, suffixes: tuple[str, ...] | None = None) -> None:
@@ -101,9 +139,3 @@ def shared(name: str, arguments: tuple, compute: Callable[[], T]) -> T:
         os.replace(part.name, path)
         return result
 
-
-def accuracy(calibration_name: str | None = None):
-    """``tps_atlas.measured.accuracy.accuracy(calibration_name)``, shared."""
-    from tps_atlas.measured import accuracy as _accuracy
-
-    return shared("accuracy", (calibration_name,), lambda: _accuracy.accuracy(calibration_name))

@@ -30,11 +30,12 @@ import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from tps_atlas.catalogue.load import DATA_DIR, Card, Model
+from tps_atlas.cache import cached
+from tps_atlas.paths import DATA_DIR
+from tps_atlas.catalogue.load import Card, Model
 from tps_atlas.errors import display_path
 from tps_atlas.records.fields import FieldReader, load_yaml
 
@@ -63,7 +64,7 @@ UNIFIED_NAMES = re.compile(
 BANDWIDTH_TOLERANCE = 0.01
 
 
-@lru_cache(maxsize=None)
+@cached(maxsize=None)
 def words(name: str) -> frozenset[str]:
     """The words of a name that can tell two products apart (no vendor or memory size).
     Cached: the check compares every card with every other of its vendor."""

@@ -25,7 +25,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tps_atlas.catalogue.load import DATA_DIR, load_cards
+from tps_atlas.paths import DATA_DIR
+from tps_atlas.catalogue.load import load_cards
 from tps_atlas.errors import DataError
 from tps_atlas.records.fields import read_text_file
 

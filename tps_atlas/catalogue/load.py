@@ -11,15 +11,16 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
+from tps_atlas.cache import cached, shared
 from tps_atlas.records import vocabulary
+from tps_atlas.catalogue.quants import ladder_names
 from tps_atlas.errors import DataError
+from tps_atlas.paths import DATA_DIR
 from tps_atlas.records.fields import FieldReader, load_yaml
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
 # Ids that would take the place of a hand-made page: models/index.md is the model list.
 RESERVED_IDS = ("index",)
@@ -306,12 +307,6 @@ def name_key(name: str) -> str:
     """
     visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
     return unicodedata.normalize("NFKC", visible).casefold()
-
-
-def ladder_names() -> tuple[str, ...]:
-    """The quants of data/estimator.yaml (imported late: the estimator builds on this module)."""
-    from tps_atlas.estimate.settings import load_settings
-    return tuple(q.name for q in load_settings().quants)
 
 
 def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
@@ -668,13 +663,11 @@ class Catalogue:
             raise DataError("gpu catalogue", "id", "the id of a card (see `tps-atlas cards`)", card_id) from None
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def load_catalogue(models_dir: str | None = None, corrections: str | None = None,
                    devices: str | None = None) -> Catalogue:
     if models_dir or corrections or devices:  # files outside data/: not what the shared cache keys on
         return _load_catalogue(models_dir, corrections, devices)
-    from tps_atlas.cache import shared
-
     return shared("catalogue", (), lambda: _load_catalogue(None, None, None))
 
 

@@ -15,7 +15,8 @@ from typing import AbstractSet, Sequence
 
 from tps_atlas.catalogue.load import MAX_CONTEXT, RAISE_METHODS, VENDORS, Card, Model, load_catalogue, read_model
 from tps_atlas.errors import DataError, quote
-from tps_atlas.estimate.settings import Estimate, Fit, Quant, load_settings
+from tps_atlas.estimate.settings import Estimate, Fit, load_settings
+from tps_atlas.catalogue.quants import Quant
 from tps_atlas.pages.figures import ModelFigures, model_figures
 from tps_atlas.measured.runs import MeasuredIndex, Run, load_runs
 from tps_atlas.estimate.commands import fit_command, row_command
@@ -200,7 +201,7 @@ def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | 
 
 
 def command_models(args) -> None:
-    from tps_atlas.mkdocs.render import estimate_table  # the pages' own table: worked out once per process
+    from tps_atlas.pages.figures import estimate_table  # the pages' own table: worked out once per process
 
     catalogue = load_catalogue()
     settings = load_settings()
@@ -298,7 +299,7 @@ def command_estimate(args) -> None:
 
 
 def command_catalogue_check(args) -> int:
-    from tps_atlas.catalogue.load import DATA_DIR
+    from tps_atlas.paths import DATA_DIR
     from tps_atlas.catalogue.check import check_catalogue, model_gaps, print_report
 
     path = DATA_DIR / "gpu-corrections.yaml"

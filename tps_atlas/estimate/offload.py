@@ -46,14 +46,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from tps_atlas.catalogue.load import DATA_DIR, Card, Model
+from tps_atlas.cache import cached
+from tps_atlas.paths import DATA_DIR
+from tps_atlas.catalogue.load import Card, Model
 from tps_atlas.errors import DataError
 from tps_atlas.estimate.budget import ram_room_gb
-from tps_atlas.estimate.settings import (Calibration, Fit, Memory, Quant, Settings, calibrated_memory, memory_needed,
+from tps_atlas.estimate.settings import (Calibration, Fit, Memory, Settings, calibrated_memory, memory_needed,
                                          prompt_tokens_per_second, usable_gb, uses_budget)
+from tps_atlas.catalogue.quants import Quant
 from tps_atlas.records.fields import FieldReader, load_yaml
 
 RAM_FILE = DATA_DIR / "ram.yaml"
@@ -158,7 +160,7 @@ def read_ram(path: Path) -> RamSettings:
     return ram
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def load_ram(path: str | None = None) -> RamSettings:
     return read_ram(Path(path) if path else RAM_FILE)
 

@@ -67,16 +67,17 @@ Nothing here formats or knows about pages: it returns records.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar, Iterable, Literal
 
+from tps_atlas.cache import cached
 from tps_atlas.estimate.budget import (MemoryBudget, RaisedLimit, compute_buffer_gb, device_budget_gb, raised_limit,
                                        read_budget)
-from tps_atlas.catalogue.load import (DATA_DIR, MAX_CARD_MEMORY_GB, MAX_CONTEXT, VENDORS, Architecture, Card,
-                                      LatentCache, Model)
+from tps_atlas.paths import DATA_DIR
+from tps_atlas.catalogue.load import MAX_CARD_MEMORY_GB, MAX_CONTEXT, VENDORS, Architecture, Card, LatentCache, Model
+from tps_atlas.catalogue.quants import Quant, read_quants
 from tps_atlas.errors import DataError
-from tps_atlas.measured.runs import BACKENDS
+from tps_atlas.records.vocabulary import BACKENDS
 from tps_atlas.records.fields import FieldReader, load_yaml
 
 FIT_LABELS = ("comfortable", "tight", "none")
@@ -99,16 +100,6 @@ MAX_GPUS = 1_024
 FACTOR_RANGE = (0.2, 3.0)
 # How a calibration judges a fit: the seed's share of VRAM, or the memory budget (tps_atlas/estimate/budget.py).
 FIT_RULES = ("share", "budget")
-
-
-@dataclass(frozen=True)
-class Quant:
-    name: str
-    bits_per_weight: float
-    rank: int  # 0 = best quality
-    # Offered only to models whose weights ship in it (MXFP4: gpt-oss).
-    native_only: bool = False
-    family: str = ""  # legacy, k, i, mx, float (quant_families in data/estimator.yaml)
 
 
 @dataclass(frozen=True)
@@ -398,18 +389,7 @@ def read_quant_families(r: FieldReader, known: Iterable[str]) -> tuple[dict[str,
 
 def read_settings(path: Path) -> Settings:
     r = FieldReader(path, load_yaml(path))
-    quants = []
-    for rank, q in enumerate(r.mappings("quants")):
-        quants.append(Quant(q.text("name"), q.number("bits_per_weight", above=0, minimum=0.5, maximum=32), rank,
-                            q.boolean("native_only", required=False) or False))
-        q.finish()
-    if not quants:
-        raise r.error("quants", "at least one quantization")
-    seen = set()
-    for quant in quants:
-        if quant.name.casefold() in seen:
-            raise r.error("quants", "each quant name once", quant.name)
-        seen.add(quant.name.casefold())
+    quants = read_quants(r)
     other_bits = read_bits(r.mapping("other_quant_bits", required=False))
     family_of, reference_family = read_quant_families(r, [q.name for q in quants] + list(other_bits))
     ladder = tuple(replace(q, family=family_of[q.name.upper()]) for q in quants)
@@ -470,7 +450,7 @@ def read_settings(path: Path) -> Settings:
     return settings
 
 
-@lru_cache(maxsize=8)
+@cached(maxsize=8)
 def load_settings(path: str | None = None) -> Settings:
     return read_settings(Path(path) if path else DATA_DIR / "estimator.yaml")
 

@@ -20,8 +20,9 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, Literal, Sequence
 
 from tps_atlas.catalogue.load import Card, Model
-from tps_atlas.estimate.settings import (Calibration, Estimate, Fit, Memory, Quant, Settings, calibrated_memory,
-                                         estimate, memory_needed, speed_order, usable_gb, uses_budget)
+from tps_atlas.estimate.settings import (Calibration, Estimate, Fit, Memory, Settings, calibrated_memory, estimate,
+                                         memory_needed, speed_order, usable_gb, uses_budget)
+from tps_atlas.catalogue.quants import Quant
 from tps_atlas.estimate.offload import OffloadEstimate
 
 

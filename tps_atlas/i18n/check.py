@@ -24,9 +24,11 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.plurals import get_plural
 
 from tps_atlas.errors import DataError
-from tps_atlas.i18n.names import CASES, NAME_PLACEHOLDERS, forms_problem
-from tps_atlas.i18n.phrases import (DOMAIN, FORMS_CONTEXT, LANGUAGES, LOCALES_DIR, consistent, markup_problem,
-                                    placeholders, po_path, read_catalog, template_syntax)
+from tps_atlas.i18n.forms import CASES, forms_problem
+from tps_atlas.i18n.names import NAME_PLACEHOLDERS
+from tps_atlas.i18n.phrases import (DOMAIN, FORMS_CONTEXT, LANGUAGES, consistent, markup_problem, placeholders, po_path,
+                                    read_catalog, template_syntax)
+from tps_atlas.paths import LOCALES_DIR
 
 ROOT = LOCALES_DIR.parent
 KEYWORDS = ["-k", "N_", "-k", "NP_:1,2", "-k", "NC_:1c,2", "-k", "NPC_:1c,2,3"]

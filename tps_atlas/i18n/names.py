@@ -42,14 +42,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
+from tps_atlas.cache import cached
 from tps_atlas.errors import DataError
+from tps_atlas.i18n.forms import parse_forms
+from tps_atlas.i18n.phrases import translations
+from tps_atlas.paths import DATA_DIR
 from tps_atlas.records.fields import load_yaml
 
-NAMES_FILE = Path(__file__).resolve().parents[2] / "data" / "names.yaml"
-CASES = ("name", "nom", "acc", "dat", "gen", "a", "de", "in")
+NAMES_FILE = DATA_DIR / "names.yaml"
 # The placeholders the code fills with a Name, so that a translation may write them with a case.
 NAME_PLACEHOLDERS = frozenset({"card", "fast_card", "small_card", "miss_card", "peer", "organisation", "country"})
 CARD_KINDS = ("gpu", "processor", "computer")
@@ -128,47 +130,11 @@ NAME_FORMS: dict[str, tuple[str, str]] = {
     "CA": NC_("name forms: CA", "nom: {name} | in: in {name}"),
 }
 
-FORM = re.compile(r"^\s*(\w+)\s*:\s*(.*?)\s*$")
 # French: le/la (and à la, de la, au, du) before a vowel become l', à l', de l'; de becomes d'.
 # The typographic apostrophe, as the French catalogue writes it.
 FRENCH_ELISION = ((re.compile(r"\b(?:à la|au) $"), "à l’"), (re.compile(r"\b(?:de la|du) $"), "de l’"),
                   (re.compile(r"\b(?:la|le) $", re.I), "l’"), (re.compile(r"\bde $"), "d’"))
 FRENCH_VOWEL = re.compile(r"^[AEIOUYÂÀÉÈÊÎÏÔÛaeiouyâàéèêîïôû]")
-
-
-def parse_forms(text: str) -> dict[str, str]:
-    """``"nom: die {name} | dat: der {name}"`` as a mapping; a problem raises ValueError.
-
-    >>> parse_forms("nom: die {name} | dat: der {name}")
-    {'nom': 'die {name}', 'dat': 'der {name}'}
-    >>> parse_forms("die {name}")
-    Traceback (most recent call last):
-    ...
-    ValueError: 'die {name}' is not 'case: words'
-    """
-    forms: dict[str, str] = {}
-    for part in text.split("|"):
-        match = FORM.match(part)
-        if not match:
-            raise ValueError(f"{part.strip()!r} is not 'case: words'")
-        case, words = match.groups()
-        if case not in CASES:
-            raise ValueError(f"unknown case {case!r} (cases: {', '.join(CASES)})")
-        if case in forms:
-            raise ValueError(f"case {case!r} given twice")
-        forms[case] = words
-    if "nom" not in forms:
-        raise ValueError("no 'nom' form")
-    return forms
-
-
-def forms_problem(text: str) -> str | None:
-    """What is wrong with a translated forms entry, or None (for `tps-atlas i18n check`)."""
-    try:
-        parse_forms(text)
-    except ValueError as error:
-        return str(error)
-    return None
 
 
 def elide(language: str, words: str, name: str) -> str:
@@ -203,7 +169,6 @@ class Name:
 
 
 def _pgettext(language: str, context: str, message: str) -> str:
-    from tps_atlas.i18n.phrases import translations
     return translations(language).pgettext(context, message)
 
 
@@ -218,7 +183,7 @@ def _name(text: str, language: str, key: str, fallback: str) -> Name:
                        for case, words in forms.items()})
 
 
-@lru_cache(maxsize=None)
+@cached(maxsize=None)
 def card_patterns(path: Path = NAMES_FILE) -> tuple[tuple[str, tuple[re.Pattern, ...]], ...]:
     data = load_yaml(path) or {}
     out = []

@@ -20,18 +20,19 @@ import gettext
 import io
 import re
 import zlib
-from functools import lru_cache
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from markupsafe import Markup, escape
 
+from tps_atlas.cache import cached
 from tps_atlas.errors import DataError, quote
+from tps_atlas.paths import LOCALES_DIR
 from tps_atlas.i18n.formatting import Formatter
+from tps_atlas.i18n.forms import forms_problem
 from tps_atlas.records.fields import read_text_file
 
-LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
 LANGUAGES = ("en", "nl", "fr", "de")
 DOMAIN = "messages"
 # A placeholder is a name, optionally with the case a translation wants it in ({card:dat},
@@ -270,7 +271,7 @@ def read_catalog(path: Path, language: str):
                         "an entry the .po reader refuses") from None
 
 
-@lru_cache(maxsize=None)
+@cached(maxsize=None)
 def translations(language: str, locales_dir: str = str(LOCALES_DIR)) -> gettext.NullTranslations:
     """The language's catalogue, with English (then the source text) behind it."""
     chain = gettext.NullTranslations()
@@ -313,7 +314,6 @@ def consistent(source, translated, context: str | None = None) -> bool:
     True
     """
     if context and context.startswith(FORMS_CONTEXT):
-        from tps_atlas.i18n.names import forms_problem
         return (isinstance(translated, str) and forms_problem(translated) is None
                 and placeholders(translated) <= {"name"})
     sources = tuple(source) if isinstance(source, (tuple, list)) else (source,)

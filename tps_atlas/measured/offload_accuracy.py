@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from tps_atlas.catalogue.load import Card, Model, load_catalogue
-from tps_atlas.estimate.settings import Memory, Quant, Settings, load_settings, memory_needed
+from tps_atlas.estimate.settings import Memory, Settings, load_settings, memory_needed
+from tps_atlas.catalogue.quants import Quant
 from tps_atlas.measured.runs import MEASURED_FILE, Run, load_runs
 from tps_atlas.estimate.offload import (OffloadWorking, Placement, RamKind, RamSettings, System, fixed_placement,
                                         load_ram, offload_working, prompt_seconds)

@@ -13,12 +13,14 @@ Pure: knows nothing of pages.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from tps_atlas.catalogue.load import DATA_DIR, ID_PATTERN, URL_PATTERN
+from tps_atlas.cache import cached
+from tps_atlas.paths import DATA_DIR
+from tps_atlas.catalogue.load import ID_PATTERN, URL_PATTERN
 from tps_atlas.errors import DataError
-from tps_atlas.measured.runs import BACKENDS, read_table
+from tps_atlas.records.vocabulary import BACKENDS
+from tps_atlas.measured.runs import read_table
 
 OOM_FILE = DATA_DIR / "measured" / "out-of-memory.tsv"
 OOM_COLUMNS = ("card", "device", "os", "backend", "model", "model_name", "params_b", "active_b", "quant",
@@ -118,6 +120,6 @@ def read_reports(path: Path) -> tuple[OomReport, ...]:
     return tuple(_parse(path, number, row) for number, row in read_table(path, OOM_COLUMNS))
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def load_reports(path: str | None = None) -> tuple[OomReport, ...]:
     return read_reports(Path(path) if path else OOM_FILE)

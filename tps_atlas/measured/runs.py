@@ -13,17 +13,18 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
-from tps_atlas.catalogue.load import DATA_DIR, ID_PATTERN, URL_PATTERN, Card, Model
+from tps_atlas.cache import cached
+from tps_atlas.paths import DATA_DIR
+from tps_atlas.catalogue.load import ID_PATTERN, URL_PATTERN, Card, Model
 from tps_atlas.errors import DataError
+from tps_atlas.records.vocabulary import BACKENDS
 
 MEASURED_FILE = DATA_DIR / "measured" / "llama-cpp.tsv"
 COLUMNS = ("card", "device", "backend", "build", "date", "model", "model_name", "params_b", "active_b",
            "quant", "test", "tokens", "depth", "tok_s", "n_gpus", "offload", "ram", "source", "notes")
-BACKENDS = ("CUDA", "ROCm", "Vulkan", "Metal", "SYCL", "CPU")
 TESTS = ("tg", "pp")
 # Same size: total (and, for mixture-of-experts, active) parameters within this share.
 SIZE_TOLERANCE = 0.05
@@ -146,7 +147,7 @@ def read_runs(path: Path) -> tuple[Run, ...]:
     return tuple(_parse(path, number, row) for number, row in read_table(path, COLUMNS))
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def load_runs(path: str | None = None) -> tuple[Run, ...]:
     file = Path(path) if path else MEASURED_FILE
     return read_runs(file) if file.exists() or file != MEASURED_FILE else ()

@@ -22,8 +22,9 @@ from typing import Iterable, Sequence
 
 from tps_atlas.catalogue.load import Card, Catalogue, Model
 from tps_atlas.estimate.budget import attention_scores_gb, headless_budget_gb
-from tps_atlas.estimate.settings import (Calibration, Memory, Quant, Settings, calibrated_memory, memory_needed,
-                                         raised_fit, usable_gb, uses_budget)
+from tps_atlas.estimate.settings import (Calibration, Memory, Settings, calibrated_memory, memory_needed, raised_fit,
+                                         usable_gb, uses_budget)
+from tps_atlas.catalogue.quants import Quant
 from tps_atlas.measured.runs import Run
 from tps_atlas.estimate.offload import RamSettings, offload_estimate
 from tps_atlas.measured.oom_reports import OomReport

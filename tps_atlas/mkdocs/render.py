@@ -7,25 +7,27 @@ only ever a value here, never template source.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from tps_atlas.cache import cached
 from tps_atlas.pages import browse
 from tps_atlas.i18n.data_text import DataText
-from tps_atlas.measured.runs import load_runs, split_speeds
+from tps_atlas.measured.runs import split_speeds
 from tps_atlas.pages.card import CardPage, CardPageBuilder
 from tps_atlas.catalogue.load import Catalogue, Portal
 from tps_atlas.pages.charts import bar_chart
+from tps_atlas.pages.figures import estimate_table
 from tps_atlas.estimate.settings import Settings
 from tps_atlas.web.data import context_warning, page_labels, script_safe_json
-from tps_atlas.pages.figures import EstimateTable
-from tps_atlas.pages.model.builder import WORKING_CHECK, ModelPage, ModelPageBuilder
+from tps_atlas.pages.model.working import WORKING_CHECK
+from tps_atlas.pages.model.builder import ModelPage, ModelPageBuilder
 from tps_atlas.pages.offload import offload_methodology, ram_inputs
 from tps_atlas.i18n.phrases import N_, Phrases
 from tps_atlas.records.fields import FieldReader, load_yaml
+from tps_atlas.paths import DATA_DIR, TEMPLATES
 from tps_atlas.web.ui import ui_labels
 
 # The card table's column headings: the built table's, and the browser calculator's on a
@@ -35,8 +37,7 @@ TABLE_HEADERS = (N_("Fit"), N_("Speed"), N_("Card"), N_("VRAM"), N_("Needs"), N_
                  N_("Bandwidth"), N_("Released"))
 CONFIDENCE_LABELS = {"low": N_("low confidence"), "medium": N_("medium confidence"),
                      "high": N_("high confidence")}
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-UI_SETTINGS = Path(__file__).resolve().parents[2] / "data" / "ui.yaml"
+UI_SETTINGS = DATA_DIR / "ui.yaml"
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class UiSettings:
     context_tokens_range: tuple[int, ...]
 
 
-@lru_cache(maxsize=None)
+@cached(maxsize=None)
 def ui_settings(path: Path = UI_SETTINGS) -> UiSettings:
     """The controls' settings (data/ui.yaml), checked like every other data file."""
     r = FieldReader(path, load_yaml(path))
@@ -59,7 +60,7 @@ def ui_settings(path: Path = UI_SETTINGS) -> UiSettings:
     return settings
 
 
-@lru_cache(maxsize=None)
+@cached(maxsize=None)
 def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       undefined=StrictUndefined)
@@ -70,20 +71,6 @@ def environment() -> Environment:
 def json_script(value) -> Markup:
     """JSON safe inside a <script> element: no '<', '>' or '&' can close it."""
     return Markup(script_safe_json(value))
-
-
-_tables: dict[tuple[int, int, str], EstimateTable] = {}
-
-
-def estimate_table(catalogue: Catalogue, settings: Settings, calibration: str) -> EstimateTable:
-    """Estimates do not depend on the language: work them out once for all four (each model with the
-    layout recorded for ``calibration``)."""
-    catalogue = catalogue.for_calibration(calibration)
-    key = (id(catalogue), id(settings), calibration)
-    if key not in _tables:
-        _tables[key] = EstimateTable(catalogue.models, catalogue.cards, settings, settings.calibration(calibration),
-                                     load_runs())
-    return _tables[key]
 
 
 class Renderer:

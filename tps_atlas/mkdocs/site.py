@@ -17,7 +17,6 @@ import html as html_module
 import json
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape as xml_escape
@@ -25,6 +24,8 @@ from xml.sax.saxutils import escape as xml_escape
 from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import escape
 
+from tps_atlas import cache
+from tps_atlas.cache import cached
 from tps_atlas.catalogue.load import load_catalogue, load_portal
 from tps_atlas.errors import DataError
 from tps_atlas.estimate.settings import load_settings
@@ -70,7 +71,7 @@ def calibration_name(config) -> str | None:
     return (config.get("extra") or {}).get("tps_calibration") or None
 
 
-@lru_cache(maxsize=None)
+@cached(maxsize=None)
 def renderer(language: str, calibration: str | None) -> Renderer:
     catalogue = load_catalogue()
     return Renderer(language, catalogue, load_settings(), load_portal(catalogue), calibration)
@@ -107,17 +108,7 @@ def generated_page(kind: str, item: str, title: str, description: str) -> str:
 
 def clear_caches() -> None:
     """Forget loaded data: `mkdocs serve` rebuilds in the same process after an edit."""
-    from tps_atlas.catalogue import load as catalogue
-    from tps_atlas.estimate import settings as estimator
-    from tps_atlas.i18n import phrases
-    from tps_atlas.mkdocs import render
-
-    catalogue.load_catalogue.cache_clear()
-    estimator.load_settings.cache_clear()
-    phrases.translations.cache_clear()
-    render._tables.clear()
-    render.ui_settings.cache_clear()
-    renderer.cache_clear()
+    cache.clear_all()
 
 
 def preview_ids() -> list[str]:

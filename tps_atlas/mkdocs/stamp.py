@@ -21,7 +21,8 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tps_atlas.paths import ROOT
+
 SOURCES = ("mkdocs.yml", "babel.cfg", "docs", "overrides", "data", "locales", "tps_atlas")
 # The environment variables that change what a build writes (mkdocs.yml and tps_atlas/mkdocs/site.py read them).
 SETTINGS = ("SITE_URL", "TPS_PREVIEW", "TPS_CALIBRATION", "TPS_BUILD_NL", "TPS_BUILD_FR", "TPS_BUILD_DE")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tps_atlas.measured.accuracy import estimates, load_rows, score
-from tps_atlas.cache import accuracy
+from tps_atlas.measured.accuracy import estimates, score
+from tps_atlas.measured.fitting import load_rows
+from tps_atlas.measured.accuracy import shared_accuracy as accuracy
 from tps_atlas.catalogue.load import Catalogue, Portal, newest_first
 from tps_atlas.estimate.settings import Settings
 from tps_atlas.pages.figures import FEW_DEVICES, EstimateTable, ModelFigures, Reach

@@ -13,10 +13,12 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from tps_atlas.catalogue.load import Card, Model
-from tps_atlas.estimate.settings import (Calibration, Estimate, Fit, Memory, Miss, Quant, Settings, candidate_memories,
+from tps_atlas.cache import on_clear
+from tps_atlas.catalogue.load import Card, Catalogue, Model
+from tps_atlas.estimate.settings import (Calibration, Estimate, Fit, Memory, Miss, Settings, candidate_memories,
                                          estimate, speed_order)
-from tps_atlas.measured.runs import MeasuredIndex, Run
+from tps_atlas.catalogue.quants import Quant
+from tps_atlas.measured.runs import MeasuredIndex, Run, load_runs
 from tps_atlas.estimate.offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate
 from tps_atlas.estimate.verdict import Fits, MultiCard, Shortfall, Verdict, decide, missed_by, multi_card, shown_tok_s
 
@@ -314,3 +316,18 @@ class EstimateTable:
                 misses.append((model, v.shortfall))
         misses.sort(key=lambda pair: (pair[1].shortfall_gb, pair[0].name.casefold()))
         return runs, misses
+
+
+_tables: dict[tuple[int, int, str], EstimateTable] = {}
+on_clear(_tables.clear)  # the build clears it first (tps_atlas/cache.py)
+
+
+def estimate_table(catalogue: Catalogue, settings: Settings, calibration: str) -> EstimateTable:
+    """Estimates do not depend on the language: work them out once for all four (each model with the
+    layout recorded for ``calibration``)."""
+    catalogue = catalogue.for_calibration(calibration)
+    key = (id(catalogue), id(settings), calibration)
+    if key not in _tables:
+        _tables[key] = EstimateTable(catalogue.models, catalogue.cards, settings, settings.calibration(calibration),
+                                     load_runs())
+    return _tables[key]

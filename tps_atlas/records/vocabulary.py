@@ -25,6 +25,9 @@ def NC_(context: str, message: str) -> str:
     return term
 
 
+# The llama.cpp backends a measured run or a speed class names (data/measured/, data/estimator.yaml).
+BACKENDS = ("CUDA", "ROCm", "Vulkan", "Metal", "SYCL", "CPU")
+
 ORGANISATION_TYPES = {
     # TRANSLATORS: the kind of organisation that built a model, in a list ('industry, academia').
     "industry": NC_("organisation type", "industry"),

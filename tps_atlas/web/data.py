@@ -32,9 +32,10 @@ from tps_atlas.estimate.settings import Calibration, Settings
 from tps_atlas.measured.runs import MeasuredIndex, Run, chip_of, load_runs
 from tps_atlas.i18n.names import browser_forms, card_kind
 from tps_atlas.pages.model.headline import DEVICES_RUN_IT, RUN_PARTS, SMALLEST_CARD, SMALLEST_DEVICE
-from tps_atlas.pages.model.builder import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL,
-                                           MEASURED_DETAIL_NO_BUILD, MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK,
-                                           WORKING_TITLE, fit_label, working_lines)
+from tps_atlas.pages.model.builder import FIT_LABELS
+from tps_atlas.pages.model.rows import (MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
+                                        MEASURED_EMPTY, MEASURED_OTHER, fit_label)
+from tps_atlas.pages.model.working import WORKING_CHECK, WORKING_TITLE, working_lines
 from tps_atlas.i18n.phrases import N_, Phrases
 from tps_atlas.estimate.offload import RamSettings, load_ram
 from tps_atlas.pages.offload import (DETAIL_EXPERTS, DETAIL_LAYERS, OFFLOAD_LINES_COMMON, OFFLOAD_LINES_EXPERTS,

@@ -17,7 +17,8 @@ from __future__ import annotations
 from tps_atlas.pages.card import CONTEXT_LIMIT
 from tps_atlas.estimate.settings import load_settings
 from tps_atlas.web.data import BEYOND_CONTEXT, plural_runs
-from tps_atlas.pages.model.builder import FIT_LABELS, fit_label
+from tps_atlas.pages.model.builder import FIT_LABELS
+from tps_atlas.pages.model.rows import fit_label
 from tps_atlas.estimate.offload import load_ram
 from tps_atlas.pages.offload import ram_kind_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases, placeholders
