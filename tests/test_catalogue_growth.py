@@ -5,7 +5,7 @@ its check date and cites its config.json."""
 
 import datetime as dt
 
-from tps_atlas.catalogue.load import load_models
+from tps_atlas.catalogue.models import load_models
 
 MODELS = load_models()
 

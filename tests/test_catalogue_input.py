@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tps_atlas.catalogue.load import load_cards, read_model
+from tps_atlas.catalogue.cards import load_cards
+from tps_atlas.catalogue.models import read_model
 from tps_atlas.catalogue.check import check_catalogue
 from tps_atlas.errors import DataError
 

@@ -15,9 +15,13 @@ from pathlib import Path
 import pytest
 
 from tps_atlas.measured import accuracy, fitting
-from tps_atlas.catalogue.load import Card, Model
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.models import Model
 from tps_atlas.errors import DataError
-from tps_atlas.estimate.settings import SpeedClass, memory_needed, read_settings, tokens_per_second
+from tps_atlas.estimate.calibration import SpeedClass
+from tps_atlas.estimate.memory import memory_needed
+from tps_atlas.estimate.settings import read_settings
+from tps_atlas.estimate.speed import tokens_per_second
 from tps_atlas.web.data import site_data, write_site_data
 from tps_atlas.measured.runs import Run
 
@@ -156,7 +160,7 @@ def test_a_quant_without_family_is_refused(tmp_path):
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed (scripts/test installs it)")
 def test_the_calculator_applies_the_quant_factor_as_python_does(tmp_path, catalogue, settings):
-    from tps_atlas.estimate.settings import estimate
+    from tps_atlas.estimate.fit import estimate
 
     exported = write_site_data(tmp_path, site_data(catalogue, settings))
     cases = [{"model": MODEL, "card": FACTOR_CARD, "context": context, "floor": quant, "ceiling": quant,

@@ -52,7 +52,7 @@ def test_estimate_json_shape():
 def test_estimate_all_adds_cards_that_do_not_fit(catalogue, settings):
     # The largest model of the catalogue: no single device holds it at the floor (checked first, as
     # the memory budget decides it), so --all lists every card as not running it.
-    from tps_atlas.estimate.settings import estimate
+    from tps_atlas.estimate.fit import estimate
 
     largest = max(catalogue.models, key=lambda m: m.parameters_b)
     assert not any(estimate(largest, card, settings, settings.calibration()).fits for card in catalogue.cards)

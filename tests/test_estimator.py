@@ -4,8 +4,9 @@ import dataclasses
 
 import pytest
 
-from tps_atlas.catalogue.load import Architecture
-from tps_atlas.estimate.settings import estimate, kv_cache_gb, memory_needed, verdict
+from tps_atlas.catalogue.models import Architecture
+from tps_atlas.estimate.fit import estimate, verdict
+from tps_atlas.estimate.memory import kv_cache_gb, memory_needed
 from tps_atlas.pages.figures import model_figures
 
 

@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from tps_atlas.catalogue.load import Catalogue, Portal, load_cards
+from tps_atlas.catalogue.load import Catalogue, Portal
+from tps_atlas.catalogue.cards import load_cards
 from tps_atlas.mkdocs.render import Renderer
 
 from .conftest import FIXTURES

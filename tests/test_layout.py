@@ -107,6 +107,11 @@ def test_every_module_is_in_a_stage():
     assert {stage(name) for name in MODULES if name != "tps_atlas"} <= set(STAGES)
 
 
+def test_no_module_is_over_400_lines():
+    sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+
+
 def test_every_in_process_cache_is_registered():
     """``functools.lru_cache``/``cache`` only inside tps_atlas/cache.py: everything else uses
     ``cache.cached``, which ``cache.clear_all`` (the build's first step) forgets."""

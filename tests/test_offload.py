@@ -8,7 +8,8 @@ import pytest
 from tps_atlas.cli import main as cli
 from tps_atlas.catalogue.load import load_catalogue
 from tps_atlas.errors import DataError
-from tps_atlas.estimate.settings import load_settings, usable_gb
+from tps_atlas.estimate.settings import load_settings
+from tps_atlas.estimate.fit import usable_gb
 from tps_atlas.pages.figures import model_figures
 from tps_atlas.estimate.offload import load_ram, read_ram
 from tps_atlas.measured.offload_accuracy import median_error, score

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tps_atlas.catalogue.load import Catalogue
-from tps_atlas.estimate.settings import estimate
+from tps_atlas.estimate.fit import estimate
 from tps_atlas.web.data import site_data, write_site_data
 from tps_atlas.pages.figures import model_figures
 from tps_atlas.i18n.formatting import Formatter
@@ -402,12 +402,13 @@ VERDICT_PAIRS = [
 
 
 def python_verdict(model, card, settings, ram, case: dict) -> dict:
-    """The verdict as the Python estimator gives it: the fit (estimator.estimate), else offload
+    """The verdict as the Python estimator gives it: the fit (estimate.fit.estimate), else offload
     (offload.offload_estimate), else the smallest set of this graphics card that holds it
     (figures.multi_card on this card alone), else none, with the shortfall at the model's own
     format or the floor (figures.missed_by)."""
     from tps_atlas.estimate.commands import row_command
-    from tps_atlas.estimate.settings import calibrated_memory, candidate_memories, memory_needed, usable_gb
+    from tps_atlas.estimate.fit import calibrated_memory, candidate_memories, usable_gb
+    from tps_atlas.estimate.memory import memory_needed
     from tps_atlas.estimate.verdict import missed_by, multi_card
     from tps_atlas.estimate.offload import offload_estimate, ram_room
 

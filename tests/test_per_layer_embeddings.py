@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tps_atlas.catalogue.load import read_model
+from tps_atlas.catalogue.models import read_model
 from tps_atlas.errors import DataError
-from tps_atlas.estimate.settings import estimate
+from tps_atlas.estimate.fit import estimate
 
 ROOT = Path(__file__).resolve().parent.parent
 

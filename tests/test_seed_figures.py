@@ -2,7 +2,8 @@
 
 import pytest
 
-from tps_atlas.catalogue.load import load_cards, read_model
+from tps_atlas.catalogue.cards import load_cards
+from tps_atlas.catalogue.models import read_model
 from tps_atlas.pages.figures import model_figures
 
 from .conftest import FIXTURES, seed_rows

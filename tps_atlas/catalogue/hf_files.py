@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from tps_atlas.errors import DataError
-from tps_atlas.records.fields import _StructureProblem, _ValueProblem, parse_yaml, read_text_file
+from tps_atlas.records.strict_yaml import _StructureProblem, _ValueProblem, parse_yaml, read_text_file
 
 # A config.json is a few KB; a model card a few hundred.
 MAX_CONFIG_BYTES = 1_000_000

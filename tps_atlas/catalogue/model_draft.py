@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Literal
 
 from tps_atlas.paths import DATA_DIR
-from tps_atlas.catalogue.load import (ID_PATTERN, MAX_CONTEXT, MAX_EXPERTS, MAX_HEAD_DIM, MAX_HEADS, MAX_LAYERS,
-                                      Architecture, load_models, name_key, read_model)
+from tps_atlas.catalogue.limits import (ID_PATTERN, MAX_CONTEXT, MAX_EXPERTS, MAX_HEAD_DIM, MAX_HEADS, MAX_LAYERS,
+                                        name_key)
+from tps_atlas.catalogue.models import Architecture, load_models, read_model
 from tps_atlas.errors import DataError
 from tps_atlas.catalogue.hf_files import read_card, read_config
 from tps_atlas.records.fields import FieldReader

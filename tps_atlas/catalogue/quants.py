@@ -13,7 +13,8 @@ from pathlib import Path
 
 from tps_atlas.cache import cached
 from tps_atlas.paths import DATA_DIR
-from tps_atlas.records.fields import FieldReader, load_yaml
+from tps_atlas.records.fields import FieldReader
+from tps_atlas.records.strict_yaml import load_yaml
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tps_atlas.catalogue.load import RAISE_METHODS, Card
+from tps_atlas.catalogue.limits import RAISE_METHODS
+from tps_atlas.catalogue.cards import Card
 from tps_atlas.records.fields import FieldReader
 
 # A gibibyte in the decimal gigabytes every need is counted in.

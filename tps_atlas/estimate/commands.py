@@ -13,8 +13,8 @@ KV cache (``-ctk/-ctv``, which needs flash attention) and the split over identic
 
 from __future__ import annotations
 
-from tps_atlas.catalogue.load import Model
-from tps_atlas.estimate.settings import Estimate, Fit
+from tps_atlas.catalogue.models import Model
+from tps_atlas.estimate.fit import Estimate, Fit
 from tps_atlas.estimate.offload import OffloadEstimate, Placement
 
 ALL_LAYERS = 99   # llama.cpp's way of saying "every layer on the card"

@@ -3,7 +3,7 @@ and how fast it then runs.
 
 The method, as on the methodology page ("Offload"):
 
-1. **Room**: the card offers what a model that fits may fill (``estimator.usable_gb``), the RAM
+1. **Room**: the card offers what a model that fits may fill (``fit.usable_gb``), the RAM
    its size minus ``os_reserve_gb`` (the seed's rule), or, under the memory budget, its binary
    gigabytes minus ``os_keeps_gb`` (data/ram.yaml). A discrete card only: a unified-memory machine has one pool.
 2. **Placement**, as llama.cpp's flags do it:
@@ -50,13 +50,18 @@ from pathlib import Path
 
 from tps_atlas.cache import cached
 from tps_atlas.paths import DATA_DIR
-from tps_atlas.catalogue.load import Card, Model
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.models import Model
 from tps_atlas.errors import DataError
 from tps_atlas.estimate.budget import ram_room_gb
-from tps_atlas.estimate.settings import (Calibration, Fit, Memory, Settings, calibrated_memory, memory_needed,
-                                         prompt_tokens_per_second, usable_gb, uses_budget)
+from tps_atlas.estimate.calibration import Calibration
+from tps_atlas.estimate.fit import Fit, calibrated_memory, usable_gb, uses_budget
+from tps_atlas.estimate.memory import Memory, memory_needed
+from tps_atlas.estimate.settings import Settings
+from tps_atlas.estimate.speed import prompt_tokens_per_second
 from tps_atlas.catalogue.quants import Quant
-from tps_atlas.records.fields import FieldReader, load_yaml
+from tps_atlas.records.fields import FieldReader
+from tps_atlas.records.strict_yaml import load_yaml
 
 RAM_FILE = DATA_DIR / "ram.yaml"
 
@@ -212,7 +217,7 @@ def place(model: Model, memory: Memory, card: Card, settings: Settings, system: 
           ram: RamSettings, calibration: Calibration | None = None) -> Placement | None:
     """Where each part goes, or None when card and RAM together cannot hold it.
 
-    >>> from tps_atlas.catalogue.load import Architecture
+    >>> from tps_atlas.catalogue.models import Architecture
     >>> from tps_atlas.estimate.settings import load_settings
     >>> moe = Model("m", "M", "m.yaml", True, 100.0, 19.0, 10, 1, Architecture(layers=10, attention="gqa"))
     >>> p = place(moe, Memory(50.0, 1.0, 0.5, True), Card("c", "C", "NVIDIA", 24, 1000.0, None),

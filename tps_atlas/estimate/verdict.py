@@ -19,9 +19,12 @@ import enum
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal, Sequence
 
-from tps_atlas.catalogue.load import Card, Model
-from tps_atlas.estimate.settings import (Calibration, Estimate, Fit, Memory, Settings, calibrated_memory, estimate,
-                                         memory_needed, speed_order, usable_gb, uses_budget)
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.models import Model
+from tps_atlas.estimate.calibration import Calibration
+from tps_atlas.estimate.fit import Estimate, Fit, calibrated_memory, estimate, speed_order, usable_gb, uses_budget
+from tps_atlas.estimate.memory import Memory, memory_needed
+from tps_atlas.estimate.settings import Settings
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.estimate.offload import OffloadEstimate
 
@@ -83,7 +86,7 @@ def missed_by(model: Model, card: Card, settings: Settings, context: int, floor:
               kv_precision: str | None, quant_name: str | None = None,
               ceiling: str | None = None, calibration: Calibration | None = None) -> Shortfall:
     """How far a device that cannot hold the model falls short, by the fit rule of ``calibration``
-    (the seed's share of VRAM, or the memory budget: ``estimator.usable_gb``)."""
+    (the seed's share of VRAM, or the memory budget: ``fit.usable_gb``)."""
     seed_rules = calibration is not None and calibration.name == SEED_CALIBRATION
     quant, at_floor = shortfall_quant(model, settings, floor, ceiling, quant_name, seed_rules)
     need = calibrated_memory(memory_needed(model, quant, context, settings, kv_precision), context, settings,

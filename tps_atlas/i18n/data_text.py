@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from tps_atlas.records.fields import load_yaml
+from tps_atlas.records.strict_yaml import load_yaml
 
 # Fields of a model record whose text we wrote and translate; the msgctxt names the field.
 TRANSLATED_FIELDS = ("numerical_format", "license")

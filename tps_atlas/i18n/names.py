@@ -49,7 +49,7 @@ from tps_atlas.errors import DataError
 from tps_atlas.i18n.forms import parse_forms
 from tps_atlas.i18n.phrases import translations
 from tps_atlas.paths import DATA_DIR
-from tps_atlas.records.fields import load_yaml
+from tps_atlas.records.strict_yaml import load_yaml
 
 NAMES_FILE = DATA_DIR / "names.yaml"
 # The placeholders the code fills with a Name, so that a translation may write them with a case.

@@ -31,7 +31,7 @@ from tps_atlas.errors import DataError, quote
 from tps_atlas.paths import LOCALES_DIR
 from tps_atlas.i18n.formatting import Formatter
 from tps_atlas.i18n.forms import forms_problem
-from tps_atlas.records.fields import read_text_file
+from tps_atlas.records.strict_yaml import read_text_file
 
 LANGUAGES = ("en", "nl", "fr", "de")
 DOMAIN = "messages"

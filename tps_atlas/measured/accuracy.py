@@ -14,8 +14,9 @@ import statistics
 from typing import Callable, Sequence
 
 from tps_atlas.cache import cached, shared
-from tps_atlas.estimate.settings import (Calibration, load_settings,
-                                         prompt_tokens_per_second, tokens_per_second)
+from tps_atlas.estimate.calibration import Calibration
+from tps_atlas.estimate.settings import load_settings
+from tps_atlas.estimate.speed import prompt_tokens_per_second, tokens_per_second
 from tps_atlas.measured.fitting import Row, apply, class_of, fit_class, fit_classes, fit_shared, has_factors, load_rows
 
 

@@ -32,9 +32,13 @@ import statistics
 from functools import partial
 from typing import Callable, Iterable, Sequence
 
-from tps_atlas.catalogue.load import Card, Model, load_catalogue
-from tps_atlas.estimate.settings import (FACTOR_RANGE, Calibration, Settings, SpeedClass, kv_cache_gb, load_settings,
-                                         class_prompt_tokens_per_second)
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.models import Model
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.estimate.calibration import FACTOR_RANGE, Calibration, SpeedClass
+from tps_atlas.estimate.settings import Settings, load_settings
+from tps_atlas.estimate.memory import kv_cache_gb
+from tps_atlas.estimate.speed import class_prompt_tokens_per_second
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.measured.runs import MEASURED_FILE, Run, chip_of, load_runs
 

@@ -12,8 +12,11 @@ import statistics
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from tps_atlas.catalogue.load import Card, Model, load_catalogue
-from tps_atlas.estimate.settings import Memory, Settings, load_settings, memory_needed
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.models import Model
+from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.estimate.memory import Memory, memory_needed
+from tps_atlas.estimate.settings import Settings, load_settings
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.measured.runs import MEASURED_FILE, Run, load_runs
 from tps_atlas.estimate.offload import (OffloadWorking, Placement, RamKind, RamSettings, System, fixed_placement,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tps_atlas.cache import cached
 from tps_atlas.paths import DATA_DIR
-from tps_atlas.catalogue.load import ID_PATTERN, URL_PATTERN
+from tps_atlas.catalogue.limits import ID_PATTERN, URL_PATTERN
 from tps_atlas.errors import DataError
 from tps_atlas.records.vocabulary import BACKENDS
 from tps_atlas.measured.runs import read_table

@@ -18,7 +18,9 @@ from typing import Sequence
 
 from tps_atlas.cache import cached
 from tps_atlas.paths import DATA_DIR
-from tps_atlas.catalogue.load import ID_PATTERN, URL_PATTERN, Card, Model
+from tps_atlas.catalogue.limits import ID_PATTERN, URL_PATTERN
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.models import Model
 from tps_atlas.errors import DataError
 from tps_atlas.records.vocabulary import BACKENDS
 

@@ -20,10 +20,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from tps_atlas.catalogue.load import Card, Catalogue, Model
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.load import Catalogue
+from tps_atlas.catalogue.models import Model
 from tps_atlas.estimate.budget import attention_scores_gb, headless_budget_gb
-from tps_atlas.estimate.settings import (Calibration, Memory, Settings, calibrated_memory, memory_needed, raised_fit,
-                                         usable_gb, uses_budget)
+from tps_atlas.estimate.calibration import Calibration
+from tps_atlas.estimate.memory import Memory, memory_needed
+from tps_atlas.estimate.settings import Settings
+from tps_atlas.estimate.fit import calibrated_memory, raised_fit, usable_gb, uses_budget
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.measured.runs import Run
 from tps_atlas.estimate.offload import RamSettings, offload_estimate

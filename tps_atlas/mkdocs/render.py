@@ -26,7 +26,8 @@ from tps_atlas.pages.model.working import WORKING_CHECK
 from tps_atlas.pages.model.builder import ModelPage, ModelPageBuilder
 from tps_atlas.pages.offload import offload_methodology, ram_inputs
 from tps_atlas.i18n.phrases import N_, Phrases
-from tps_atlas.records.fields import FieldReader, load_yaml
+from tps_atlas.records.fields import FieldReader
+from tps_atlas.records.strict_yaml import load_yaml
 from tps_atlas.paths import DATA_DIR, TEMPLATES
 from tps_atlas.web.ui import ui_labels
 

@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from tps_atlas.catalogue.load import Card, Catalogue, Model, Portal
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.load import Catalogue, Portal
+from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import EstimateTable, NearestMiss
-from tps_atlas.estimate.settings import Fit
+from tps_atlas.estimate.fit import Fit
 from tps_atlas.pages.model.rows import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
 from tps_atlas.i18n.data_text import english
 from tps_atlas.i18n.names import card_name

@@ -14,9 +14,13 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from tps_atlas.cache import on_clear
-from tps_atlas.catalogue.load import Card, Catalogue, Model
-from tps_atlas.estimate.settings import (Calibration, Estimate, Fit, Memory, Miss, Settings, candidate_memories,
-                                         estimate, speed_order)
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.load import Catalogue
+from tps_atlas.catalogue.models import Model
+from tps_atlas.estimate.calibration import Calibration
+from tps_atlas.estimate.fit import Estimate, Fit, Miss, candidate_memories, estimate, speed_order
+from tps_atlas.estimate.memory import Memory
+from tps_atlas.estimate.settings import Settings
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.measured.runs import MeasuredIndex, Run, load_runs
 from tps_atlas.estimate.offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
-from tps_atlas.catalogue.load import Model
+from tps_atlas.catalogue.models import Model
 from tps_atlas.estimate.commands import fit_command
 from tps_atlas.estimate.offload import OffloadEstimate, RamKind, System, load_ram
 from tps_atlas.i18n.names import card_name

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from tps_atlas.catalogue.load import Card, Model
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.offload import ram_values
 from tps_atlas.i18n.phrases import N_, Phrases
 from tps_atlas.estimate.verdict import Multi, NoRun, Offload, Shortfall, Verdict

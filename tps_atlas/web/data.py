@@ -3,7 +3,7 @@
 ``site_data`` is the single source of truth the browser reads: every constant and
 calibration of ``data/estimator.yaml``, the card catalogue and, of each model, only
 what the estimator uses (parameters, active parameters, attention layout).
-``docs/assets/calculator.js`` implements the formulas of ``tps_atlas/estimate/settings.py`` on
+``docs/assets/calculator.js`` implements the formulas of ``tps_atlas/estimate/`` (memory, speed, fit) on
 it; ``tests/test_parity.py`` holds the two to the same answers.
 
 ``page_labels`` is what one model page adds: its sentences and labels, already
@@ -27,8 +27,11 @@ from pathlib import Path
 from tps_atlas.records import vocabulary
 from tps_atlas.pages.card import CONTEXT_LIMIT
 from tps_atlas.estimate.budget import BUFFER_REFERENCE_TOKENS, GB_PER_GIB, MemoryBudget, device_budget_gb, raised_limit
-from tps_atlas.catalogue.load import Card, Catalogue, Model
-from tps_atlas.estimate.settings import Calibration, Settings
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.load import Catalogue
+from tps_atlas.catalogue.models import Model
+from tps_atlas.estimate.calibration import Calibration
+from tps_atlas.estimate.settings import Settings
 from tps_atlas.measured.runs import MeasuredIndex, Run, chip_of, load_runs
 from tps_atlas.i18n.names import browser_forms, card_kind
 from tps_atlas.pages.model.headline import DEVICES_RUN_IT, RUN_PARTS, SMALLEST_CARD, SMALLEST_DEVICE
@@ -244,7 +247,7 @@ def context_warning(phrases: Phrases, model: Model, context: int | str) -> str:
     """The warning for ``context`` (empty when the model reads that much); ``context="{context}"``
     leaves the placeholder for the browser.
 
-    >>> from tps_atlas.catalogue.load import Architecture
+    >>> from tps_atlas.catalogue.models import Architecture
     >>> layout = Architecture(4, "gqa", 1, 64, max_context=2048)
     >>> old = Model("m", "Old & Small", "m.yaml", True, 1.0, architecture=layout)
     >>> context_warning(Phrases("en"), old, 4096)  # doctest: +ELLIPSIS

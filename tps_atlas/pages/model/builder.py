@@ -24,8 +24,9 @@ from typing import Callable
 
 from markupsafe import Markup
 
-from tps_atlas.catalogue.load import Model
-from tps_atlas.estimate.settings import Fit, Settings
+from tps_atlas.catalogue.models import Model
+from tps_atlas.estimate.fit import Fit
+from tps_atlas.estimate.settings import Settings
 from tps_atlas.pages.figures import ModelFigures
 from tps_atlas.measured.runs import Run
 from tps_atlas.pages.offload import offload_working, reference_offload

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from tps_atlas.catalogue.load import Model
-from tps_atlas.estimate.settings import Fit
+from tps_atlas.catalogue.models import Model
+from tps_atlas.estimate.fit import Fit
 from tps_atlas.pages.figures import ModelFigures, Reach
 from tps_atlas.estimate.offload import OffloadEstimate
 from tps_atlas.pages.offload import offload_detail

@@ -7,8 +7,9 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tps_atlas.catalogue.load import Model
-from tps_atlas.estimate.settings import Fit, Settings
+from tps_atlas.catalogue.models import Model
+from tps_atlas.estimate.fit import Fit
+from tps_atlas.estimate.settings import Settings
 from tps_atlas.i18n.formatting import Formatter
 from tps_atlas.measured.runs import Run
 from markupsafe import Markup

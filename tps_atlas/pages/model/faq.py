@@ -5,7 +5,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from tps_atlas.records import vocabulary
-from tps_atlas.catalogue.load import Model
+from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import ModelFigures, Reach, SizeClass
 from tps_atlas.i18n.names import card_name
 from tps_atlas.pages.offload import offload_faq

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from tps_atlas.catalogue.load import Model
+from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import ModelFigures
 from tps_atlas.i18n.phrases import N_
 from tps_atlas.pages.model.context import PageContext

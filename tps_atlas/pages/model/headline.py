@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from tps_atlas.catalogue.load import Model
+from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import ModelFigures, Reach
 from tps_atlas.i18n.phrases import N_, NP_
 from tps_atlas.pages.model.context import PageContext

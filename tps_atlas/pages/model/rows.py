@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from tps_atlas.catalogue.load import Card, Model
+from tps_atlas.catalogue.cards import Card
+from tps_atlas.catalogue.models import Model
 from tps_atlas.measured.runs import Run
 from tps_atlas.i18n.phrases import N_, NP_, Phrases
 

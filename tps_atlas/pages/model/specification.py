@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tps_atlas.records import vocabulary
-from tps_atlas.catalogue.load import Model
+from tps_atlas.catalogue.models import Model
 from tps_atlas.i18n.names import organisation_name
 from tps_atlas.i18n.phrases import N_, NP_, NPC_
 from tps_atlas.pages.model.context import PageContext

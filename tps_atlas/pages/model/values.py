@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tps_atlas.catalogue.load import Model
+from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import ModelFigures
 from tps_atlas.i18n.names import Name, card_name, joined_name, organisation_name
 from tps_atlas.i18n.phrases import N_

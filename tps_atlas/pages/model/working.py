@@ -6,9 +6,10 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from tps_atlas.records import vocabulary
-from tps_atlas.catalogue.load import Model
+from tps_atlas.catalogue.models import Model
 from tps_atlas.estimate.commands import fit_command
-from tps_atlas.estimate.settings import Fit, speed_working
+from tps_atlas.estimate.fit import Fit
+from tps_atlas.estimate.speed import speed_working
 from tps_atlas.pages.figures import ModelFigures
 from tps_atlas.i18n.names import card_name
 from tps_atlas.i18n.phrases import N_
