@@ -1,6 +1,6 @@
 """The package's layout holds: data flows one way through its folders, no module imports
-itself back (imports inside functions included), no module grows past about 400 lines, and
-everything cached in-process goes through the one registry the build clears (tps_atlas/cache.py).
+itself back (imports inside functions included), and no module grows past about 400 lines
+(the caches: tests/test_caches.py).
 
 The import graph is read from the source with ``ast``, so a cycle hidden in a function (the
 "imported late" kind) counts like any other. Check it by hand with:
@@ -110,43 +110,3 @@ def test_every_module_is_in_a_stage():
 def test_no_module_is_over_400_lines():
     sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
     assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
-
-
-def test_every_in_process_cache_is_registered():
-    """``functools.lru_cache``/``cache`` only inside tps_atlas/cache.py: everything else uses
-    ``cache.cached``, which ``cache.clear_all`` (the build's first step) forgets."""
-    direct = []
-    for name, path in MODULES.items():
-        if name == "tps_atlas.cache":
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module == "functools":
-                direct += [f"{name}: {a.name}" for a in node.names if a.name in ("lru_cache", "cache")]
-            elif isinstance(node, ast.Attribute) and node.attr in ("lru_cache", "cache") \
-                    and isinstance(node.value, ast.Name) and node.value.id == "functools":
-                direct.append(f"{name}: functools.{node.attr}")
-    assert direct == []
-
-
-def test_clear_all_forgets_every_cache():
-    import importlib
-
-    from tps_atlas import cache
-
-    for name in MODULES:
-        if not name.endswith("__main__"):
-            importlib.import_module(name)
-    trees = [ast.parse(path.read_text(encoding="utf-8")) for path in MODULES.values()]
-    decorated = sum(isinstance(d, ast.Call) and getattr(d.func, "id", "") == "cached"
-                    for tree in trees for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-                    for d in node.decorator_list)
-    stores = sum(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                 and getattr(node.value.func, "id", "") == "on_clear" for tree in trees for node in tree.body)
-    assert decorated >= 10 and cache.registered() == decorated + stores
-
-    from tps_atlas.estimate.offload import load_ram
-
-    load_ram()
-    assert load_ram.cache_info().currsize == 1
-    cache.clear_all()
-    assert load_ram.cache_info().currsize == 0

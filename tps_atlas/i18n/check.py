@@ -27,7 +27,8 @@ from tps_atlas.errors import DataError
 from tps_atlas.i18n.forms import CASES, forms_problem
 from tps_atlas.i18n.names import NAME_PLACEHOLDERS
 from tps_atlas.i18n.phrases import (DOMAIN, FORMS_CONTEXT, LANGUAGES, consistent, markup_problem, placeholders, po_path,
-                                    read_catalog, template_syntax)
+                                    template_syntax)
+from tps_atlas.i18n.po import read_catalog
 from tps_atlas.paths import LOCALES_DIR
 
 ROOT = LOCALES_DIR.parent

@@ -17,6 +17,7 @@ from tps_atlas.estimate.commands import fit_command
 from tps_atlas.estimate.offload import OffloadEstimate, RamKind, System, load_ram
 from tps_atlas.i18n.names import card_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases
+from tps_atlas.pages.model.values import PageValues
 
 SMALL_CARD_GB = 24   # the largest consumer card: the offload figure a reader most likely needs
 
@@ -163,7 +164,7 @@ def offload_explanation(p: Phrases, m: Model, system: System, any_offload: bool)
     return out
 
 
-def offload_faq(p: Phrases, m: Model, fig, v: dict) -> Markup:
+def offload_faq(p: Phrases, m: Model, fig, v: PageValues) -> Markup:
     """The answer to "Can I run {model} if it does not fit on my GPU?": the figure for the nearest card."""
     f = p.fmt
     by_card = {o.card.id: o for o in fig.offload}
@@ -180,7 +181,7 @@ def offload_faq(p: Phrases, m: Model, fig, v: dict) -> Markup:
         # with 64 GB of system memory: at Q3_K_M it needs about 450 GB, more than any card we track holds
         # together with that memory.'
         return p.t(N_("Not with {ram_size} of system memory: at {miss_quant} it needs about {miss_need}, more "
-                      "than any card we track holds together with that memory."), **v, **ram_v)
+                      "than any card we track holds together with that memory."), **v.placeholders, **ram_v)
     sentences = [p.t(N_("Yes, with part of it in system memory (RAM), as the rows marked “With offload” show."))]
     for o in picks:
         values = dict(card=card_name(o.card, p.language), vram=f.vram(o.card.vram_gb), quant=o.quant.name,

@@ -11,9 +11,10 @@ from tps_atlas.i18n.names import country_name, joined_name
 from tps_atlas.pages.offload import offload_explanation
 from tps_atlas.i18n.phrases import N_, NP_
 from tps_atlas.pages.model.context import PageContext
+from tps_atlas.pages.model.values import PageValues
 
 
-def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
+def about(c: PageContext, m: Model, v: PageValues) -> list[Markup]:
     p = c.p
     out = []
     if m.organisations and m.published:
@@ -30,7 +31,7 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
                                "{model} was published in {month} by {organisation}, based {country:in}."),
                            len(m.organisations),
                            country=joined_name((country_name(code, p.language) for code in m.countries),
-                                               p.language), **v))
+                                               p.language), **v.placeholders))
         else:
             # TRANSLATORS: {model} is the model's name; {organisation} is the
             # organisations that made it; {month} is the month it was published. A name
@@ -40,7 +41,8 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
             # organisations. Example: "GLM-130B was published by Tsinghua University
             # in August 2022."
             out.append(p.n(NP_("{model} was published by {organisation} in {month}.",
-                               "{model} was published by {organisation} in {month}."), len(m.organisations), **v))
+                               "{model} was published by {organisation} in {month}."), len(m.organisations),
+                      **v.placeholders))
     if m.organisation_types:
         # TRANSLATORS: {types} is the kinds of organisation (one, or several: the
         # plural form). Example: "Type of organisation: academia."
@@ -88,7 +90,7 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
                 # as long as you like, without an account."
                 N_("The weights are open: you can download {model} and run it on your own hardware for as long as "
                    "you like, without an account."),
-            ), **v)
+            ), **v.placeholders)
         if m.huggingface:
             # TRANSLATORS: {repo} is its Hugging Face repository id. Example: "On
             # Hugging Face it is published under deepseek-ai/DeepSeek-V3."
@@ -101,7 +103,7 @@ def about(c: PageContext, m: Model, v: dict) -> list[Markup]:
     return out
 
 
-def speed(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[Markup]:
+def speed(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[Markup]:
     p = c.p
     out = []
     reach = fig.reach
@@ -114,7 +116,7 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[Markup]:
             # it runs it at about 25.4 tok/s: above reading speed, which is about ten
             # tokens per second."
             out.append(p.t(N_("Only the {fast_card} holds it, and it runs it at about {fast_tok_s}: above reading "
-                              "speed, which is about ten tokens per second."), **v))
+                              "speed, which is about ten tokens per second."), **v.placeholders))
         else:
             # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
             # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
@@ -123,11 +125,11 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[Markup]:
             # holds it, and it runs it at about 31.2 tok/s: below reading speed, which
             # is about ten tokens per second."
             out.append(p.t(N_("Only the {fast_card} holds it, and it runs it at about {fast_tok_s}: below reading "
-                              "speed, which is about ten tokens per second."), **v))
+                              "speed, which is about ten tokens per second."), **v.placeholders))
     elif reach in (Reach.SOME, Reach.EVERY):
         # TRANSLATORS: {median} is the median speed over the cards that run it.
         # Example: "Half of the cards that hold it manage more than 13.5 tok/s."
-        out.append(p.t(N_("Half of the cards that hold it manage more than {median}."), **v))
+        out.append(p.t(N_("Half of the cards that hold it manage more than {median}."), **v.placeholders))
         if fig.reading_speed_cards:
             # TRANSLATORS: {count} is a count (small ones in words). Example: "Reading
             # speed is about ten tokens per second; 31 cards reach it."
@@ -157,7 +159,7 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[Markup]:
             N_("As a mixture-of-experts model, {model} sends each token through only a few of its experts: "
                "about {active} of its {params} parameters are read per token. Memory must hold all of them; "
                "speed depends on the active part."),
-        ), **v))
+        ), **v.placeholders))
     else:
         out.append(p.pick(m.id + ":dense", (
             # TRANSLATORS: {model} is the model's name. Example: "GLM-130B is a dense
@@ -183,7 +185,7 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[Markup]:
             # almost exactly."
             N_("Being dense, {model} reads every weight for each token it generates, so at the same "
                "quantization its speed on a card follows that card's memory bandwidth almost exactly."),
-        ), **v))
+        ), **v.placeholders))
     cacheless = m.architecture.linear_attention_layers if m.architecture else None
     if m.architecture and cacheless:
         arch = m.architecture
@@ -223,7 +225,7 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[Markup]:
     return out
 
 
-def building(c: PageContext, m: Model, v: dict) -> list[Markup]:
+def building(c: PageContext, m: Model, v: PageValues) -> list[Markup]:
     p, f = c.p, c.f
     out = []
     if m.training_compute_flop and m.training_hardware:

@@ -11,6 +11,7 @@ from tps_atlas.estimate.offload import OffloadEstimate
 from tps_atlas.pages.offload import offload_detail
 from tps_atlas.i18n.phrases import N_, NP_
 from tps_atlas.pages.model.context import PageContext
+from tps_atlas.pages.model.values import PageValues
 from tps_atlas.pages.model.rows import Row, card_href, fit_label, measured_mark
 
 EXTREMES = 10            # rows in "the ten fastest"
@@ -29,10 +30,11 @@ def row(c: PageContext, e: Fit, m: Model | None = None) -> Row:
         offload=offload_detail(c.p, e) if isinstance(e, OffloadEstimate) else "")
 
 
-def no_fit(c: PageContext, fig: ModelFigures, v: dict) -> Markup | None:
+def no_fit(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup | None:
     # TRANSLATORS: {model} is the model's name. Example: "No card in our
     # catalogue can run GLM-5 at these settings."
-    return None if fig.rows else c.p.t(N_("No card in our catalogue can run {model} at these settings."), **v)
+    return None if fig.rows else c.p.t(N_("No card in our catalogue can run {model} at these settings."),
+                                       **v.placeholders)
 
 
 def disclaimer(c: PageContext) -> Markup:

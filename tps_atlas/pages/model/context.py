@@ -44,4 +44,4 @@ class PageContext:
     def n_words(self, forms: tuple[str, str], number: int, feminine: bool = False, **params) -> Markup:
         """``Phrases.n`` with ``{count}`` in words where it is small ("five levels", "une carte")."""
         params["count"] = self.f.count_words(number, feminine=feminine)
-        return fill(self.p.catalogue.ngettext(forms[0], forms[1], number), params)
+        return fill(self.p.catalogue.ngettext(forms[0], forms[1], number), params, forms[number != 1])

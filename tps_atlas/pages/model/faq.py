@@ -11,6 +11,7 @@ from tps_atlas.i18n.names import card_name
 from tps_atlas.pages.offload import offload_faq
 from tps_atlas.i18n.phrases import N_, NP_
 from tps_atlas.pages.model.context import PageContext
+from tps_atlas.pages.model.values import PageValues
 from tps_atlas.pages.model.hardware import consumer_vram_gb, multi_text, split_note
 from tps_atlas.pages.model.tiers import best_offload, tier_offload, two_gpus_few
 from tps_atlas.pages.model.rows import fit_sentence
@@ -39,13 +40,13 @@ VRAM_MACHINE_ANSWER = N_("About {small_need} at {small_quant}, which is what the
                          "because each gets the least-compressed version it can hold.")
 
 
-def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str, Markup]]:
+def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tuple[str, Markup]]:
     p, f = c.p, c.f
     qa: list[tuple[str, Markup]] = []
     smallest_machine = bool(fig.smallest and fig.smallest.card.unified)
 
     def ask(question: str, answer: Markup, **extra):
-        qa.append((p.t(question, **v, **extra), answer))
+        qa.append((p.t(question, **v.placeholders, **extra), answer))
 
     if m.is_moe:
         # TRANSLATORS: {model} is the model's name. Example: "How many parameters
@@ -58,7 +59,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # needs; the active part decides its speed."
             p.t(N_("It has {params} in total, of which about {active} are active for each token: it is a "
                    "mixture-of-experts model. The total decides the memory it needs; the active part "
-                   "decides its speed."), **v))
+                   "decides its speed."), **v.placeholders))
     else:
         # TRANSLATORS: {model} is the model's name. Example: "How many parameters
         # does GLM-130B have?"
@@ -69,7 +70,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # gigabyte per billion parameters at the compression most people use."
             p.t(N_("It has {params}, all of them used for every token: it is a dense model. That total decides "
                    "how much memory it needs, roughly half a gigabyte per billion parameters at the "
-                   "compression most people use."), **v))
+                   "compression most people use."), **v.placeholders))
     if m.organisations:
         # TRANSLATORS: {model} is the model's name. Example: "Who made GLM-130B?"
         # Not the about section's first sentence again: the month has a question of its own.
@@ -81,11 +82,11 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # organisations (de: "Veröffentlicht haben es"). Example: "It was
             # published by Tsinghua University."
             p.n(NP_("It was published by {organisation}.", "It was published by {organisation}."),
-                len(m.organisations), **v))
+                len(m.organisations), **v.placeholders))
     if m.published:
         # TRANSLATORS: {month} is the month it was published. Example: "It was
         # published in August 2022."
-        answer = p.t(N_("It was published in {month}."), **v)
+        answer = p.t(N_("It was published in {month}."), **v.placeholders)
         if c.newest_published and (c.newest_published - m.published).days > 365 * OLD_MODEL_YEARS:
             answer = Markup(f"{answer} ") + p.t(N_("Capability per parameter has improved a lot since, so a "
                                                   "newer model of the same size often makes better use of "
@@ -182,7 +183,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             p.t(N_("They are estimates with real error margins, which is why each comes with a range. The "
                    "fastest result here, for example, lies between {fast_low} and {fast_high} tok/s on the "
                    "{fast_card}. The same model on the same card varies by thirty to fifty per cent with the inference "
-                   "software and its version."), **v))
+                   "software and its version."), **v.placeholders))
         # TRANSLATORS: {model} is the model's name. Example: "Which GPU do I need
         # for GLM-130B?"
         ask(N_("Which GPU do I need for {model}?"),
@@ -198,7 +199,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # Q3_K_M in about 64.2 GB and produces about 3.5 tok/s."
             p.t(N_("The smallest card in our catalogue that holds it is the {small_card}, with {small_memory}. "
                    "It runs the model at {small_quant} in about {small_need} and produces about "
-                   "{small_tok_s}.") if not smallest_machine else SMALLEST_MACHINE_ANSWER, **v)
+                   "{small_tok_s}.") if not smallest_machine else SMALLEST_MACHINE_ANSWER, **v.placeholders)
             + Markup(" ") + how_many_run_it(c, fig))
         # TRANSLATORS: {model} is the model's name. Example: "How fast is GLM-130B
         # on a GPU?"
@@ -214,7 +215,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             p.t(N_("About {small_need} at {small_quant}, which is what the smallest card that runs it uses. "
                    "Less compression needs more: the memory column is worked out per card, because each "
                    "card gets the least-compressed version it can hold.") if not smallest_machine else
-                VRAM_MACHINE_ANSWER, **v))
+                VRAM_MACHINE_ANSWER, **v.placeholders))
     elif fig.nearest_miss:
         # TRANSLATORS: {model} is the model's name. Example: "How much VRAM does
         # GLM-130B need?"
@@ -226,7 +227,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str,
             # largest card we track (384 GB) can give it."
             p.t(N_("About {miss_need} at {miss_quant}, more than the largest card we track ({miss_vram}) can give "
                    "it.") if not fig.nearest_miss.card.unified else
-                VRAM_LARGEST_MACHINE, **v))
+                VRAM_LARGEST_MACHINE, **v.placeholders))
     if m.open_weights:
         # TRANSLATORS: {model} is the model's name. Example: "Is GLM-130B open
         # source?"
@@ -296,7 +297,7 @@ def how_many_with_ram(c: PageContext, fig: ModelFigures) -> Markup:
                  fig.cards_run, fit=c.f.count(fig.cards_fit), offload=c.f.count(fig.cards_offload))
 
 
-def how_fast(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
+def how_fast(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
     """The fastest card and how many reach reading speed; over one card, that card alone."""
     p = c.p
     if fig.reach is Reach.ONE:
@@ -315,7 +316,7 @@ def how_fast(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
                  # second."
                  N_("Only the {fast_card} runs it, at about {fast_tok_s}: below reading speed, about ten tokens "
                     "per second."))
-        return p.t(speed, **v)
+        return p.t(speed, **v.placeholders)
     # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
     # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
     # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
@@ -323,7 +324,7 @@ def how_fast(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
     # is the AMD Instinct MI300A (128 GB) at about 31.2 tok/s; the
     # slowest that still runs it manages far less."
     first = p.t(N_("It depends on the card. The fastest we compute is the {fast_card} at about {fast_tok_s}; "
-                   "the slowest that still runs it manages far less."), **v)
+                   "the slowest that still runs it manages far less."), **v.placeholders)
     if not fig.reading_speed_cards:
         return first + Markup(" ") + p.t(N_("None of them reaches reading speed, about ten tokens per second."))
     # TRANSLATORS: {count} is a count (small ones in words). Example: "Of
@@ -337,7 +338,7 @@ def how_many_gpus(c: PageContext, fig: ModelFigures) -> Markup:
     """The set of cards a model needs, in short: the section above has the whole paragraph."""
     multi, f = fig.multi, c.f
     if not multi:
-        return multi_text(c, fig, {})[0]
+        return multi_text(c, fig)[0]
     e = multi.cheapest
     # TRANSLATORS: {number} is the number of identical cards in words (two, 13);
     # {count} the same number in digits, the factor of "{count} × {card}"; {card}

@@ -8,6 +8,7 @@ from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import ModelFigures
 from tps_atlas.i18n.phrases import N_
 from tps_atlas.pages.model.context import PageContext
+from tps_atlas.pages.model.values import PageValues
 
 
 def intro(c: PageContext, fig: ModelFigures) -> str:
@@ -20,7 +21,7 @@ def intro(c: PageContext, fig: ModelFigures) -> str:
     return c.p.gettext(over_table if fig.rows or fig.offload else over_nothing)
 
 
-def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[str, Markup]]:
+def steps(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tuple[str, Markup]]:
     p, g = c.p, c.p.gettext
     machine = bool(fig.smallest and fig.smallest.card.unified)
     if fig.smallest:
@@ -30,7 +31,8 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[st
             # "DeepSeek-V3 needs about 328.7 GB at Q3_K_M, the version the smallest device that holds it runs.
             # Memory is the gate: a device holds the model or it does not."
             need = p.t(N_("{model} needs about {small_need} at {small_quant}, the version the smallest device that "
-                          "holds it runs. Memory is the gate: a device holds the model or it does not."), **v)
+                          "holds it runs. Memory is the gate: a device holds the model or it does not."),
+                         **v.placeholders)
         elif fig.smallest_most_compressed:
             # TRANSLATORS: {model} is the model's name; {small_need} is the memory the
             # model needs there; {small_quant} is the quantization it runs there.
@@ -39,7 +41,7 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[st
             # the gate: a card holds the model or it does not."
             need = p.t(N_("{model} needs about {small_need} at {small_quant}, the most compressed version any card "
                           "here runs, on the smallest card that fits. Memory is the gate: a card holds the model "
-                          "or it does not."), **v)
+                          "or it does not."), **v.placeholders)
         else:
             # TRANSLATORS: {model} is the model's name; {small_need} is the memory the
             # model needs there; {small_quant} is the quantization it runs there.
@@ -47,7 +49,7 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[st
             # smallest card that fits runs. Memory is the gate: a card holds the model
             # or it does not."
             need = p.t(N_("{model} needs about {small_need} at {small_quant}, the version the smallest card that "
-                          "fits runs. Memory is the gate: a card holds the model or it does not."), **v)
+                          "fits runs. Memory is the gate: a card holds the model or it does not."), **v.placeholders)
         # TRANSLATORS: as "Compression lets a model fit smaller cards…", where the smallest is a machine
         # sharing its memory. Example: "Compression lets a model fit smaller devices at some cost in
         # accuracy; the smallest device that holds it uses Q3_K_M. A quality floor drops the devices that
@@ -62,7 +64,7 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[st
         quality_card = N_("Compression lets a model fit smaller cards at some cost in accuracy; the smallest "
                           "card that fits uses {small_quant}. A quality floor drops the cards that only fit by "
                           "compressing further than you want.")
-        quality = p.t(quality_machine if machine else quality_card, **v)
+        quality = p.t(quality_machine if machine else quality_card, **v.placeholders)
         # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
         # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
         # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
@@ -70,7 +72,7 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[st
         # the order by speed is not the order of a gaming benchmark. The card at the
         # top is the AMD Instinct MI300A (128 GB), at 31.2 tok/s."
         rank = p.t(N_("Generation is limited by memory bandwidth, so the order by speed is not the order of a "
-                      "gaming benchmark. The card at the top is the {fast_card}, at {fast_tok_s}."), **v)
+                      "gaming benchmark. The card at the top is the {fast_card}, at {fast_tok_s}."), **v.placeholders)
     else:
         # TRANSLATORS: {model} is the model's name; {miss_need} is the memory the
         # model needs; {miss_quant} is the quantization it is measured at (here the
@@ -104,14 +106,14 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[st
         miss = fig.nearest_miss
         machine = bool(miss and miss.card.unified)
         if miss and miss.at_floor:
-            need = p.t(at_floor_machine if machine else at_floor, **v)
+            need = p.t(at_floor_machine if machine else at_floor, **v.placeholders)
         else:
-            need = p.t(at_quant_machine if machine else at_quant, **v)
+            need = p.t(at_quant_machine if machine else at_quant, **v.placeholders)
         # TRANSLATORS: {model} is the model's name. Example: "Compression lets a
         # model fit smaller cards at some cost in accuracy. For GLM-5 even strong
         # compression is not enough for a single card."
         quality = p.t(N_("Compression lets a model fit smaller cards at some cost in accuracy. For {model} "
-                         "even strong compression is not enough for a single card.") , **v)
+                         "even strong compression is not enough for a single card.") , **v.placeholders)
         rank = p.t(N_("Generation is limited by memory bandwidth, so once cards fit, the order by speed "
                       "follows bandwidth, not a gaming benchmark."))
     linked = N_("Every card name links to its own page, with the same calculation across the whole model "
@@ -131,7 +133,7 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> list[tuple[st
          # that looked fine stops fitting."
          p.t(N_("Set the context to what you will really use ({context} tokens by default). The cache grows "
                 "with the conversation, and it is the usual reason a card that looked fine stops fitting."),
-             **v)),
+             **v.placeholders)),
         (g(N_("Decide how much compression you accept")), quality),
         (g(N_("Rank by throughput, not by spec sheet")), rank),
         (g(N_("Read the fit column last")),

@@ -11,6 +11,7 @@ from tps_atlas.pages.figures import ModelFigures, Reach, SizeClass
 from tps_atlas.i18n.names import card_name
 from tps_atlas.i18n.phrases import N_
 from tps_atlas.pages.model.context import PageContext
+from tps_atlas.pages.model.values import PageValues
 
 
 def consumer_vram_gb(c: PageContext) -> float:
@@ -18,18 +19,18 @@ def consumer_vram_gb(c: PageContext) -> float:
     return max(c.settings.vram_tiers_gb)
 
 
-def numbers(c: PageContext, fig: ModelFigures, v: dict) -> list[tuple[str, str]]:
+def numbers(c: PageContext, fig: ModelFigures, v: PageValues) -> list[tuple[str, str]]:
     g = c.p.gettext
-    if not fig.smallest:
+    if not fig.smallest or not v.small or not v.fast:
         return []
     # TRANSLATORS: a label when the smallest device that holds the model is a machine sharing its memory
     # (an Apple Mac, a Ryzen AI Max), not a graphics card.
     smallest = N_("Smallest device that fits") if fig.smallest.card.unified else N_("Smallest card that fits")
-    return [(g(smallest), str(v["small_card"])), (g(N_("Memory needed")), v["small_need"]),
-            (g(N_("Fastest")), v["fast_tok_s"])]
+    return [(g(smallest), str(v.small.card)), (g(N_("Memory needed")), v.small.need),
+            (g(N_("Fastest")), v.fast.tok_s)]
 
 
-def size_class(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> Markup:
+def size_class(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> Markup:
     """What the model's size means for the cards people have: read from the real share of cards
     that run it and the real memory of the smallest one (``SizeClass``)."""
     p = c.p
@@ -48,7 +49,7 @@ def size_class(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> Markup:
             # across several cards, or on rented datacenter hardware."
             N_("{model} has {params} parameters: more than any one card in our catalogue holds. It runs split "
                "across several cards, or on rented datacenter hardware."),
-        ), **v)
+        ), **v.placeholders)
     if size is SizeClass.MOST_CARDS:
         return p.pick(m.id + ":size", (
             # TRANSLATORS: {params} is its parameter count in words (130 billion);
@@ -63,7 +64,7 @@ def size_class(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> Markup:
             # included: hardware is rarely what stops you running it."
             N_("{model} has {params} parameters, which makes it small enough for most cards, older ones "
                "included: hardware is rarely what stops you running it."),
-        ), **v)
+        ), **v.placeholders)
     if size is SizeClass.CONSUMER:
         # TRANSLATORS: {params} is its parameter count in words (130 billion);
         # {model} is the model's name; {small_vram} is that card's memory;
@@ -74,7 +75,7 @@ def size_class(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> Markup:
         # of 829)."
         return p.t(N_("With {params} parameters, {model} needs a card with at least {small_vram} of memory: "
                       "consumer cards of that size run it, though fewer than half of the cards we track do "
-                      "({fit_count} of {total})."), **v)
+                      "({fit_count} of {total})."), **v.placeholders)
     return p.pick(m.id + ":size", (
         # TRANSLATORS: {params} is its parameter count in words (130 billion);
         # {model} is the model's name. Example: "With 671 billion parameters,
@@ -88,10 +89,10 @@ def size_class(c: PageContext, m: Model, fig: ModelFigures, v: dict) -> Markup:
         # where you buy a card for this model rather than reuse one."
         N_("{model} has {params} parameters. That puts it out of reach of consumer cards, in the range where "
            "you buy a card for this model rather than reuse one."),
-    ), **v)
+    ), **v.placeholders)
 
 
-def multi_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
+def multi_text(c: PageContext, fig: ModelFigures) -> list[Markup]:
     """The smallest set of identical cards that holds a model no single card holds."""
     p, f, multi = c.p, c.f, fig.multi
     if not multi:
@@ -150,15 +151,15 @@ def split_note(c: PageContext) -> list[Markup]:
                      one=f.tok_s(speeds[1]), two=f.tok_s(speeds[2]), eight=f.tok_s(speeds[8]))]
 
 
-def numbers_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
+def numbers_text(c: PageContext, fig: ModelFigures, v: PageValues) -> list[Markup]:
     """What the numbers mean; where only a few devices hold the model, the set of cards that runs it
     on the others follows."""
     if fig.reach is Reach.NONE:
-        return multi_text(c, fig, v)
-    return single_text(c, fig, v) + (multi_text(c, fig, v) if fig.multi else [])
+        return multi_text(c, fig)
+    return single_text(c, fig, v) + (multi_text(c, fig) if fig.multi else [])
 
 
-def single_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
+def single_text(c: PageContext, fig: ModelFigures, v: PageValues) -> list[Markup]:
     p = c.p
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {small_card} is the smallest card that runs it;
@@ -172,7 +173,7 @@ def single_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         # 384 GB usable by the GPU, which runs DeepSeek-V3 at Q3_K_M and produces
         # about 25.4 tok/s."
         return [p.t(N_("Only one card in our catalogue can hold it: the {small_card}, with {small_memory}, "
-                       "which runs {model} at {small_quant} and produces about {small_tok_s}."), **v)]
+                       "which runs {model} at {small_quant} and produces about {small_tok_s}."), **v.placeholders)]
     if fig.reach is Reach.EVERY:
         out = [p.t(N_("Every card in our catalogue can hold it."))]
     else:
@@ -180,7 +181,7 @@ def single_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         # more; up to twelve in words). Example: "In our catalogue, 45 cards can
         # hold it.", "In our catalogue, five cards can hold it."
         out = [p.t(N_("In our catalogue, {fit_count} cards can hold it."),
-                   **{**v, "fit_count": c.card_count(fig.cards_fit)})]
+                   **{**v.placeholders, "fit_count": c.card_count(fig.cards_fit)})]
     # TRANSLATORS: {small_card} is the smallest card that runs it;
     # {small_memory} is that card's memory ("24 GB of memory", or for a machine
     # sharing its memory "72 GB usable by the GPU"); {model} is the model's
@@ -191,7 +192,7 @@ def single_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
     # smallest is the Apple M2 Max (96 GB), with 72 GB usable by the GPU: it
     # runs GLM-130B at Q3_K_M and produces about 3.5 tok/s."
     out.append(p.t(N_("The smallest is the {small_card}, with {small_memory}: it runs {model} at "
-                      "{small_quant} and produces about {small_tok_s}."), **v))
+                      "{small_quant} and produces about {small_tok_s}."), **v.placeholders))
     if fig.fastest_has_most_bandwidth:
         # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed;
         # {fast_bandwidth} is its memory bandwidth. A name takes its article and
@@ -200,7 +201,7 @@ def single_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         # Example: "The fastest is the AMD Instinct MI300A (128 GB), at
         # about 31.2 tok/s thanks to a memory bandwidth of 5,325 GB/s."
         out.append(p.t(N_("The fastest is the {fast_card}, at about {fast_tok_s} thanks to a memory bandwidth of "
-                          "{fast_bandwidth}."), **v))
+                          "{fast_bandwidth}."), **v.placeholders))
     else:
         # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed;
         # {fast_quant} is the quantization it runs there. A name takes its article
@@ -212,5 +213,5 @@ def single_text(c: PageContext, fig: ModelFigures, v: dict) -> list[Markup]:
         # version can come out slower."
         out.append(p.t(N_("The fastest is the {fast_card}, at about {fast_tok_s} at {fast_quant}. Speed follows "
                           "memory bandwidth only at the same quantization: cards with more bandwidth that hold a "
-                          "less compressed version can come out slower."), **v))
+                          "less compressed version can come out slower."), **v.placeholders))
     return out

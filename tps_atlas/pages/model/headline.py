@@ -8,26 +8,27 @@ from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import ModelFigures, Reach
 from tps_atlas.i18n.phrases import N_, NP_
 from tps_atlas.pages.model.context import PageContext
+from tps_atlas.pages.model.values import PageValues
 
 
-def title(c: PageContext, v: dict) -> str:
+def title(c: PageContext, v: PageValues) -> str:
     # TRANSLATORS: {model} is the model's name. Example: "GLM-130B: which GPUs
     # run it, and how fast"
-    return str(c.p.t(N_("{model}: which GPUs run it, and how fast"), **v))
+    return str(c.p.t(N_("{model}: which GPUs run it, and how fast"), **v.placeholders))
 
 
 def badge(c: PageContext, m: Model) -> str:
     return c.p.gettext(N_("Open weights")) if m.open_weights else c.p.gettext(N_("API only"))
 
 
-def meta(c: PageContext, m: Model, v: dict) -> list[str]:
+def meta(c: PageContext, m: Model, v: PageValues) -> list[str]:
     p, f = c.p, c.f
-    out = [str(v["organisation"])] if m.organisations else []
+    out = [str(v.organisation)] if v.organisation else []
     # TRANSLATORS: {params} is its parameter count in words (130 billion).
     # Example: "130 billion parameters"
-    out.append(str(p.t(N_("{params} parameters"), params=v["params"])))
-    if m.published:
-        out.append(v["month"])
+    out.append(str(p.t(N_("{params} parameters"), params=v.params)))
+    if v.month:
+        out.append(v.month)
     if m.checked:
         # TRANSLATORS: {date} is a date. Example: "data last checked November 30,
         # 2026"
@@ -35,7 +36,7 @@ def meta(c: PageContext, m: Model, v: dict) -> list[str]:
     return out
 
 
-def intro(c: PageContext, m: Model, v: dict) -> Markup:
+def intro(c: PageContext, m: Model, v: PageValues) -> Markup:
     return c.p.pick(m.id + ":intro", (
         # TRANSLATORS: {model} is the model's name. Example: "Every card below is
         # rated for GLM-5 at the context length and minimum quality you choose.
@@ -51,10 +52,10 @@ def intro(c: PageContext, m: Model, v: dict) -> Markup:
         N_("We rate every card we know for {model}, at your context length and quality floor. The "
            "speed shown is for one request at a time, estimated from how fast the card reads its "
            "memory and how large the compressed model is."),
-    ), **v)
+    ), **v.placeholders)
 
 
-def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
+def description(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
     """The page's summary; where cards run it with part of it in RAM, it says how many more do."""
     text = held_description(c, fig, v)
     if not fig.cards_offload:
@@ -67,7 +68,7 @@ def description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
                                           fig.cards_offload)
 
 
-def held_description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
+def held_description(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {model} is the model's name; {total} is the number of cards
         # in the catalogue; {fast_card} is the only card that runs it (its name may
@@ -77,7 +78,7 @@ def held_description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
         # Example: "DeepSeek-V3 runs on a single one of the 829 GPUs we track: the
         # Apple M3 Ultra (512 GB), at about 25.4 tok/s."
         return c.p.t(N_("{model} runs on a single one of the {total} GPUs we track: the {fast_card}, "
-                        "at about {fast_tok_s}."), **v)
+                        "at about {fast_tok_s}."), **v.placeholders)
     if fig.fastest:
         # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
         # in words); {total} is the number of cards in the catalogue; {fast_card} is
@@ -92,13 +93,13 @@ def held_description(c: PageContext, fig: ModelFigures, v: dict) -> Markup:
                              "({small_vram}), at about {fast_tok_s}.",
                              "{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
                              "{fast_tok_s}; smallest: {small_card}, with {small_vram}."),
-                         fig.cards_fit, **v)
+                         fig.cards_fit, **v.placeholders)
     # TRANSLATORS: {model} is the model's name; {params} is its parameter
     # count in words (130 billion); {total} is the number of cards in the
     # catalogue. Example: "GLM-5 (744 billion parameters) fits on none of the
     # 829 GPUs we track: what it needs, and what to do instead."
     return c.p.t(N_("{model} ({params} parameters) fits on none of the {total} GPUs we track: what it "
-                    "needs, and what to do instead."), **v)
+                    "needs, and what to do instead."), **v.placeholders)
 
 
 # The first tile: every device that runs the model, and its two parts (the browser redraws it with the
@@ -115,18 +116,17 @@ SMALLEST_CARD = N_("Smallest card that fits")
 SMALLEST_DEVICE = N_("Smallest device that fits")
 
 
-def tiles(c: PageContext, fig: ModelFigures, v: dict) -> list[tuple[str, str, str]]:
+def tiles(c: PageContext, fig: ModelFigures, v: PageValues) -> list[tuple[str, str, str]]:
     # The first tile is redrawn by the browser after an input change (calculator.js tilesHtml), byte for
     # byte as built (tests/test_parity.py): its wording changes there and here together.
     p, f = c.p, c.p.fmt
     out = [
         (str(p.n(DEVICES_RUN_IT, fig.cards_run)), f.count(fig.cards_run),
          str(p.t(RUN_PARTS, fit=f.count(fig.cards_fit), offload=f.count(fig.cards_offload)))),
-        (str(p.n(NP_("card in the catalogue", "cards in the catalogue"), fig.cards_total)), v["total"], ""),
+        (str(p.n(NP_("card in the catalogue", "cards in the catalogue"), fig.cards_total)), v.total, ""),
     ]
-    if fig.smallest:
+    if fig.smallest and v.small and v.fast:
         label = SMALLEST_DEVICE if fig.smallest.card.unified else SMALLEST_CARD
-        out.append((p.gettext(label), str(v["small_card"]),
-                    " · ".join((v["small_vram"], v["small_quant"], v["small_tok_s"]))))
-        out.append((p.gettext(N_("Fastest card")), str(v["fast_card"]), " · ".join((v["fast_tok_s"], v["fast_vram"]))))
+        out.append((p.gettext(label), str(v.small.card), " · ".join((v.small.vram, v.small.quant, v.small.tok_s))))
+        out.append((p.gettext(N_("Fastest card")), str(v.fast.card), " · ".join((v.fast.tok_s, v.fast.vram))))
     return out
