@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests import project_copy  # noqa: E402
+from tests.support import project_copy  # noqa: E402
 
 QUICK_MODELS = project_copy.KEEP_MODELS
 QUICK_CARD_SAMPLE = project_copy.CARD_SAMPLE
@@ -42,7 +42,7 @@ LANGUAGES = ("en", "nl", "fr", "de")
 ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
 
 def copy_project(destination: Path, quick: bool) -> Path:
-    """The whole project, or with --quick its small-catalogue copy (tests/project_copy.py)."""
+    """The whole project, or with --quick its small-catalogue copy (tests/support/project_copy.py)."""
     if quick:
         return project_copy.copy_project(destination, QUICK_MODELS, QUICK_CARD_SAMPLE)
     return project_copy.copy_project(destination, keep_models=None, card_sample=1)

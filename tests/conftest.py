@@ -1,5 +1,5 @@
-import csv
-import functools
+from __future__ import annotations
+
 import gc
 import os
 import shutil
@@ -12,8 +12,10 @@ import pytest
 from tps_atlas.catalogue.load import load_catalogue
 from tps_atlas.estimate.settings import load_settings
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+from tests.support.browser import new_context, serving
+from tests.support.session import (EARLY_BUILDS, PREVIEW_CARDS, PREVIEW_MODELS, default_estimates, early_builds,
+                                   run_tps_atlas, uses)
+
 
 
 def pytest_configure(config):
@@ -54,14 +56,6 @@ def seed(settings):
     return settings.calibration("seed")
 
 
-@functools.lru_cache(maxsize=1)
-def default_estimates():
-    """Every catalogue model on every card with the default calibration: the build's own table
-    (``tps_atlas.pages.figures.estimate_table``), worked out once per session for every test that reads it."""
-    from tps_atlas.pages.figures import estimate_table
-
-    settings = load_settings()
-    return estimate_table(load_catalogue(), settings, settings.calibration().name)
 
 
 @pytest.fixture(scope="session")
@@ -70,38 +64,19 @@ def estimates():
     return default_estimates()
 
 
-def seed_rows():
-    with open(FIXTURES / "seed-rows.tsv", encoding="utf-8") as handle:
-        lines = [line for line in handle if not line.startswith("#")]
-    return list(csv.DictReader(lines, delimiter="\t"))
 
 
-# The pages the page tests read: a preview build (TPS_PREVIEW) of these models and cards in all
-# four languages, over the whole catalogue (figures, indexes and the home page are the real ones).
-PREVIEW_MODELS = ("glm-130b", "glm-4.1v-thinking", "glm-4.5", "glm-5", "mixtral-8x7b", "llama-3.1-8b",
-                  "qwen3-30b-a3b", "deepseek-r1", "falcon-7b",
-                  "llama-3.2-1b")  # the largest table: the browser tests' phone and timing cases
-PREVIEW_CARDS = ("h100-nvl-94gb", "apple-m4-max-128gb", "geforce-rtx-4090", "radeon-instinct-mi300x")
 
 
-# Builds the selected tests need start in the background before the first test (two cores: a
-# build runs beside the tests that need none). Test modules add theirs with ``early_builds``:
-# name -> function(items, pool, tmp_path_factory) that submits the builds those items need.
-EARLY_BUILDS: dict[str, Callable] = {}
 
 
-def early_builds(function: Callable) -> Callable:
-    EARLY_BUILDS[function.__module__ + "." + function.__name__] = function
-    return function
 
 
-def uses(items, fixture: str) -> bool:
-    return any(fixture in getattr(item, "fixturenames", ()) for item in items)
 
 
 @pytest.fixture(scope="session")
 def builds_pool():
-    from .site_build import ParallelBuilds
+    from tests.support.site_build import ParallelBuilds
 
     pool = ParallelBuilds()
     yield pool
@@ -142,7 +117,7 @@ def _start_builds(request, builds_pool, tmp_path_factory):
 
 
 def pytest_terminal_summary(terminalreporter):
-    from .site_build import PUBLISHED_SITE, read_published_site
+    from tests.support.site_build import PUBLISHED_SITE, read_published_site
 
     if read_published_site():
         terminalreporter.write_line(f"The whole-site tests read {PUBLISHED_SITE}: its stamp from scripts/build holds.")
@@ -153,15 +128,15 @@ def pytest_sessionfinish(session):
 
 
 def _preview_job(folder: Path) -> Callable:
-    from .site_build import build_site
+    from tests.support.site_build import build_site
 
     return lambda: (folder, build_site(folder, calibration="seed",
                                        extra_env={"TPS_PREVIEW": ",".join(PREVIEW_MODELS + PREVIEW_CARDS)}))
 
 
 def _full_job(folder: Path) -> Callable:
-    from .site_build import published_site
-    from .whole_site import run_checks
+    from tests.support.site_build import published_site
+    from tests.support.whole_site import run_checks
 
     def job():
         site, result = published_site(folder)
@@ -200,17 +175,17 @@ def full_site(builds_pool, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def whole_site_problems(full_site, builds_pool) -> dict[str, list[str]]:
-    """What the checks over every page of ``full_site`` found (tests/whole_site.py), by check."""
+    """What the checks over every page of ``full_site`` found (tests/support/whole_site.py), by check."""
     return builds_pool.get("full_site")[2]
 
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium, headless, once per browser test module (tests/test_browser.py has its
+    """Debian's Chromium, headless, once per browser test module (tests/support/browser.py has its
     path and switches; screenshots go to test-output/)."""
     from playwright import sync_api
 
-    from .test_browser import CHROMIUM, CHROMIUM_ARGS, OUTPUT
+    from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, OUTPUT
 
     OUTPUT.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as playwright:
@@ -219,23 +194,27 @@ def browser():
         chromium.close()
 
 
-def run_tps_atlas(*args: str) -> tuple[int, str, str]:
-    """``tps-atlas`` in this process (a subprocess per case would load the catalogues each time):
-    ``run_tps_atlas("estimate", "glm-130b")`` gives (status, stdout, stderr)."""
-    import contextlib
-    import io
-
-    from tps_atlas.cli import main as cli
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(list(args))
-        except SystemExit as stop:  # argparse's own mistakes
-            code = stop.code
-    return int(code or 0), out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
 def tps_atlas():
     return run_tps_atlas
+
+
+@pytest.fixture(scope="module")
+def built_site(request):
+    """The whole site (the session's build), or TPS_BROWSER_SITE: a site built beforehand, e.g. a
+    preview with the pages these tests open, while working on the pages' scripts."""
+    prebuilt = os.environ.get("TPS_BROWSER_SITE")
+    return Path(prebuilt) if prebuilt else request.getfixturevalue("site")
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    with serving(built_site) as address:
+        yield address
+
+@pytest.fixture
+def context(browser, server):
+    context = new_context(browser, server)
+    yield context
+    context.close()

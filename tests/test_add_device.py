@@ -9,7 +9,7 @@ import pytest
 
 from tps_atlas.catalogue.cards import load_cards
 
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 LAPTOP = ["--id", "rtx-pro-3000-blackwell-laptop", "--name", "RTX PRO 3000 Blackwell Laptop", "--vendor", "NVIDIA",
           "--kind", "discrete", "--vram-gb", "12", "--bandwidth-gb-s", "672", "--released", "2025-03-18",

@@ -10,7 +10,7 @@ import pytest
 from tps_atlas.catalogue.load import Catalogue
 from tps_atlas.catalogue.models import read_model
 
-from .conftest import FIXTURES, ROOT
+from tests.support.paths import FIXTURES, ROOT
 
 CONFIGS = FIXTURES / "configs"
 MODELS = ROOT / "data" / "models"

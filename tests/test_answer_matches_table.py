@@ -20,7 +20,7 @@ import pytest
 
 from tps_atlas.i18n.phrases import LANGUAGES
 
-from .test_parity import NODE, run_node
+from tests.support.node import NODE, run_node
 
 pytestmark = [pytest.mark.full, pytest.mark.skipif(NODE is None, reason="node is not installed (scripts/test)")]
 

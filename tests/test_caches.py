@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.project_copy import copy_project
+from tests.support.project_copy import copy_project
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tps_atlas"
 SOURCES = {p: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(PACKAGE.rglob("*.py"))}

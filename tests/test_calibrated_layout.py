@@ -7,7 +7,7 @@ from tps_atlas.catalogue.models import read_model
 from tps_atlas.errors import DataError
 from tps_atlas.estimate.memory import memory_needed
 
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 
 def test_the_measured_calibration_gets_glm_130b_s_layout(catalogue, settings):

@@ -13,14 +13,14 @@ import re
 
 import pytest
 
-from tps_atlas.pages.card import context_limit
 from tps_atlas.catalogue.load import load_catalogue
-from tps_atlas.estimate.settings import load_settings
-from tps_atlas.pages.figures import model_figures
 from tps_atlas.estimate.offload import load_ram
+from tps_atlas.estimate.settings import load_settings
 from tps_atlas.i18n.phrases import Phrases
+from tps_atlas.pages.card import context_limit
+from tps_atlas.pages.figures import model_figures
 
-from .test_browser import CHROMIUM, OUTPUT, new_context, serving, sync_api  # noqa: F401  (sync_api: skip without playwright)
+from tests.support.browser import (CHROMIUM, OUTPUT, new_context, serving, sync_api)  # noqa: F401  (sync_api: skip without playwright)
 
 CARD = "geforce-rtx-4090"
 MACHINE = "apple-m4-max-128gb"
@@ -34,7 +34,7 @@ pytestmark = [pytest.mark.browser,
 
 @pytest.fixture(scope="module")
 def measured_site(tmp_path_factory):
-    from .site_build import build_site
+    from tests.support.site_build import build_site
 
     destination = tmp_path_factory.mktemp("card-site")
     result = build_site(destination, calibration="measured",
@@ -261,8 +261,8 @@ def test_machine_answer_has_no_card_article(browser, server, language):
 @pytest.mark.full
 def test_hostile_model_names_redrawn_on_a_card_page_run_no_script(browser, tmp_path_factory):
     """The card calculator writes model names into the page: as text, never as markup."""
-    from .project_copy import copy_project, mkdocs_build
-    from .test_hostile_browser import hostile_catalogue
+    from tests.support.project_copy import copy_project, mkdocs_build
+    from tests.support.hostile import hostile_catalogue
 
     folder = tmp_path_factory.mktemp("hostile-card")
     project = copy_project(folder / "project")

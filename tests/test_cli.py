@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-
-from .conftest import ROOT, run_tps_atlas
+from tests.support.cli import run
+from tests.support.paths import ROOT
 
 VALID = """id: tiny
 name: Tiny
@@ -17,7 +17,6 @@ sources: [{title: a paper}]
 """
 
 
-run = run_tps_atlas
 
 
 def run_installed(*args, cwd=ROOT):

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PREVIEW_CARDS, PREVIEW_MODELS, early_builds, uses
-from .project_copy import copy_project, mkdocs_build
+from tests.support.session import PREVIEW_CARDS, PREVIEW_MODELS, early_builds, uses
+from tests.support.project_copy import copy_project, mkdocs_build
 
 pytestmark = pytest.mark.full
 

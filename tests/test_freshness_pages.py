@@ -14,7 +14,7 @@ from tps_atlas.catalogue.load import Catalogue, Portal
 from tps_atlas.catalogue.cards import load_cards
 from tps_atlas.mkdocs.render import Renderer
 
-from .conftest import FIXTURES
+from tests.support.paths import FIXTURES
 
 
 def visible(page: str) -> str:

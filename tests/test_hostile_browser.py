@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import early_builds, uses
-from .project_copy import copy_project, mkdocs_build
-from .test_bad_input import add_model, hostile_data
-from .test_browser import CHROMIUM, CHROMIUM_ARGS, serving
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, serving
+from tests.support.hostile import hostile_catalogue
+from tests.support.project_copy import copy_project, mkdocs_build
+from tests.support.session import early_builds, uses
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
 
@@ -27,10 +27,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.full,
 SCRIPTED = ("script-name", "quote-name", "hostile-fields", "img-name", "config-name")
 
 
-def hostile_catalogue(project: Path) -> None:
-    hostile_data(project)
-    add_model("img-name", name="<img src=x onerror=alert(4)>", authors=["</script><script>alert(5)</script>"],
-              organisations=["'><svg onload=alert(6)>"])(project)
 
 
 def _build(folder: Path):

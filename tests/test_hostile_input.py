@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from tps_atlas.cli import main as cli
 from tps_atlas.catalogue.load import Catalogue, Portal, load_catalogue
+from tps_atlas.cli import main as cli
 from tps_atlas.errors import DataError
 from tps_atlas.i18n.check import check_catalogue
 from tps_atlas.i18n.phrases import po_path
 
-from .project_copy import CHECKED_PARTS, check_copy, copy_project
-from .test_bad_input import (CORRECTIONS, DEVICES, ESTIMATOR, MODELS, Bad, add_model, assert_clear_message, both, lit,
-                             replace, set_field, set_translation, write_file)
+from tests.support.hostile import (CORRECTIONS, DEVICES, ESTIMATOR, MODELS, Bad, add_model, assert_clear_message, both,
+                                   lit, replace, set_field, set_translation, write_file)
+from tests.support.project_copy import CHECKED_PARTS, check_copy, copy_project
 
 Z400 = "1" + "0" * 400
 NL_PO = "locales/nl/LC_MESSAGES/messages.po"

@@ -7,7 +7,7 @@ import pytest
 from tps_atlas.i18n.check import check_catalogue
 from tps_atlas.i18n.phrases import LANGUAGES, Phrases, translations
 
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 HEADER = '''msgid ""
 msgstr ""

@@ -225,7 +225,7 @@ def test_an_entry_without_context_is_named_by_file_line_and_entry(tmp_path):
     ("nl", "Draait Llama 3.1 8B op de Apple M4 Max (128 GB)?", "kaart Apple"),
 ])
 def test_a_machine_page_gives_its_name_the_article_of_a_chip(site, language, expected, wrong):
-    from .site_build import page_path
+    from tests.support.site_build import page_path
     page = page_path(site, language, "cards", "apple-m4-max-128gb").read_text(encoding="utf-8")
     text = html.unescape(re.sub(r"<[^>]+>", "", page))
     assert expected in text and wrong not in text

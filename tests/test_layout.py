@@ -110,3 +110,22 @@ def test_every_module_is_in_a_stage():
 def test_no_module_is_over_400_lines():
     sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
     assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+
+
+def test_tests_share_helpers_through_support_and_fixtures_through_conftest():
+    """No test module imports another test module or conftest.py: helpers are in tests/support/,
+    fixtures in tests/conftest.py."""
+    tests = PACKAGE.parent / "tests"
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                module = ("." * node.level) + (node.module or "")
+                leaf = module.rsplit(".", 1)[-1]
+                names = [a.name for a in node.names] if not node.module or leaf in ("tests", "") else [leaf]
+                found += [f"{path.relative_to(tests)}: {module} {n}" for n in names
+                          if n.startswith("test_") or n == "conftest"]
+            elif isinstance(node, ast.Import):
+                found += [f"{path.relative_to(tests)}: {a.name}" for a in node.names
+                          if a.name.rsplit(".", 1)[-1].startswith("test_") or a.name.endswith("conftest")]
+    assert found == []

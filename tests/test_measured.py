@@ -24,8 +24,9 @@ from tps_atlas.i18n.phrases import LANGUAGES, Phrases
 from tps_atlas.pages.model.rows import measured_note
 from tps_atlas.records.vocabulary import SPEED_CLASSES
 
-from .conftest import ROOT, default_estimates, early_builds, uses
-from .site_build import build_site, page_path, stamped_published_site, visible_text
+from tests.support.paths import ROOT
+from tests.support.session import default_estimates, early_builds, uses
+from tests.support.site_build import build_site, page_path, stamped_published_site, visible_text
 
 GOOD = ["geforce-rtx-4090", "RTX 4090", "CUDA", "b6123", "2025-08-01", "llama-3-8b", "Llama 3 8B", "8", "",
         "Q4_K_M", "tg", "128", "0", "150.5", "1", "", "", "https://example.org/run", ""]
@@ -264,7 +265,7 @@ def test_built_pages_decode_slower_at_32k_than_at_4k(tmp_path):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_calculator_writes_the_built_table_with_its_measured_marks(preview, measured_pair, language):
-    from .test_parity import NODE, built_page_parts, run_node
+    from tests.support.node import NODE, built_page_parts, run_node
 
     if NODE is None:
         pytest.skip("node is not installed (scripts/test installs it)")
@@ -303,7 +304,7 @@ def test_bad_class_constants_are_one_line_errors(tmp_path, old, new, field, expe
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_calculator_works_out_a_row_as_the_page_does(preview, measured_pair, table, language):
     """The worked example of the class model (class, KV cache read, prompt) is the built page's, word for word."""
-    from .test_parity import NODE, built_page_parts, run_node
+    from tests.support.node import NODE, built_page_parts, run_node
 
     if NODE is None:
         pytest.skip("node is not installed (scripts/test installs it)")

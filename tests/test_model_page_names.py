@@ -17,9 +17,9 @@ from tps_atlas.pages.figures import Reach, model_figures
 from tps_atlas.pages.model.builder import ModelPageBuilder
 from tps_atlas.i18n.phrases import Phrases
 
-from .conftest import PREVIEW_MODELS
-from .site_build import page_path
-from .test_prose import paragraphs
+from tests.support.session import PREVIEW_MODELS
+from tests.support.site_build import page_path
+from tests.support.prose import paragraphs
 
 APPLE_ID = "apple-m4-max-128gb"   # a preview card; a processor (data/names.yaml), not a graphics card
 
@@ -130,7 +130,7 @@ def test_an_apple_machine_named_in_preview_prose_takes_its_own_article(site, lan
 ])
 def test_the_calculator_names_a_row_s_machine_as_the_page_does(site, apple, language, expected):
     """A row's worked example, filled in the browser, declines the name as the built page does."""
-    from .test_parity import NODE, built_page_parts, run_node
+    from tests.support.node import NODE, built_page_parts, run_node
 
     if NODE is None:
         pytest.skip("node is not installed (scripts/test installs it)")

@@ -4,7 +4,7 @@ import pytest
 
 from tps_atlas.catalogue.load import load_catalogue
 
-from .site_build import page_path, visible_text
+from tests.support.site_build import page_path, visible_text
 
 LANGUAGES = ("en", "nl", "fr", "de")
 
@@ -67,7 +67,7 @@ def test_english_glm_45_explains_mixture_of_experts(site):
 @pytest.mark.full
 @pytest.mark.parametrize("language", ["nl", "fr", "de"])
 def test_translated_pages_have_no_english_months_stray_dots_or_placeholders(whole_site_problems, language):
-    found = whole_site_problems[f"english-{language}"]  # tests/whole_site.py: english_leftovers
+    found = whole_site_problems[f"english-{language}"]  # tests/support/whole_site.py: english_leftovers
     assert not found, found[:10]
 
 

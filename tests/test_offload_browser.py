@@ -2,7 +2,7 @@
 change the verdict and the figure of a card that runs the model only with part of it in RAM, and
 the browser's figure is the Python estimator's for the same inputs.
 
-Uses the browser fixtures of tests/test_browser.py (the preview site on a local server, Chromium);
+Uses the browser fixtures of tests/conftest.py (the preview site on a local server, Chromium);
 the screenshot goes to test-output/.
 """
 
@@ -11,14 +11,13 @@ from __future__ import annotations
 import pytest
 
 from tps_atlas.catalogue.load import load_catalogue
-from tps_atlas.estimate.settings import load_settings
-from tps_atlas.pages.figures import model_figures
 from tps_atlas.estimate.offload import load_ram
-from tps_atlas.pages.offload import offload_detail
+from tps_atlas.estimate.settings import load_settings
 from tps_atlas.i18n.phrases import Phrases
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.pages.offload import offload_detail
 
-from .test_browser import (CHROMIUM, OUTPUT, address, built_site, context,  # noqa: F401 (fixtures)
-                           open_page, server, show_all, table_rows)
+from tests.support.browser import CHROMIUM, OUTPUT, address, open_page, show_all, table_rows
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (scripts/test)")]

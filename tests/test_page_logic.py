@@ -14,12 +14,12 @@ import re
 import pytest
 
 from tps_atlas.catalogue.load import load_catalogue
+from tps_atlas.i18n.phrases import Phrases
 from tps_atlas.pages.figures import Reach, SizeClass, model_figures
 from tps_atlas.pages.model.builder import ModelPageBuilder
-from tps_atlas.i18n.phrases import Phrases
 
-from .site_build import page_path, visible_text
-from .test_prose import paragraphs, prose_problems
+from tests.support.prose import implied_count_problems
+from tests.support.site_build import page_path, visible_text
 
 TRANSLATED = ("nl", "fr", "de")
 
@@ -178,20 +178,6 @@ def test_built_page_says_how_many_cards_hold_it_and_lists_the_tile_card_first(si
     assert any(sentence.split("{miss_quant}")[1].split("(")[0].strip() in none for sentence in largest)
 
 
-def implied_count_problems(page_html: str, language: str) -> list[str]:
-    """Sentences that imply more cards than a page lists: "half of the cards" beside a single
-    card, "the ten fastest" over fewer than ten."""
-    p = Phrases(language)
-    fastest = page_html.split('id="extremes"', 1)[1].split("</ol>", 1)[0] if 'id="extremes"' in page_html else ""
-    listed = fastest.count("<li>")
-    problems = []
-    half = p.gettext("Half of the cards that hold it manage more than {median}.").split("{")[0].strip()
-    if listed == 1 and any(half in para for para in paragraphs(page_html)):
-        problems.append(f"{half!r} over one card")
-    ten = {"en": "ten fastest", "nl": "tien snelste", "fr": "dix", "de": "zehn schnellsten"}[language]
-    if 0 < listed < 10 and re.search(rf"<h3>[^<]*\b{ten}\b", fastest):
-        problems.append(f"{ten!r} above {listed} card(s)")
-    return problems
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -205,24 +191,6 @@ def test_preview_pages_imply_no_more_cards_than_they_list(site, language):
     assert not problems, problems[:8]
 
 
-def site_problems(site, language: str) -> list[str]:
-    """Over every nl/fr/de model and card page: no sentence starting with a digit, no "130B" in
-    prose (test_prose's checks), no "half of"/"ten fastest" over fewer cards."""
-    catalogue = load_catalogue()
-    # A name with ". <digit>" in it ("GeForce GTX 1060 6 GB Rev. 2") is not a sentence end.
-    dotted = [n for n in [c.name for c in catalogue.cards] + [m.name for m in catalogue.models]
-              if re.search(r"[.!?]\s\d", n)]
-    problems = []
-    for kind, ids in (("models", [m.id for m in catalogue.models]), ("cards", [c.id for c in catalogue.cards])):
-        for item in ids:
-            text = page_path(site, language, kind, item).read_text(encoding="utf-8")
-            for n in dotted:
-                if n in text:
-                    text = text.replace(n, re.sub(r"([.!?])\s", r"\1", n))
-            problems += [f"{kind}/{item}: {p}" for p in prose_problems(text, language)]
-            if kind == "models":
-                problems += [f"{kind}/{item}: {p}" for p in implied_count_problems(text, language)]
-    return problems
 
 
 @pytest.mark.full

@@ -8,62 +8,34 @@ Babel's, and on a built page it must reproduce the static table and tiles exactl
 
 from __future__ import annotations
 
-import atexit
 import dataclasses
 import datetime as dt
 import json
 import random
-import re
-import select
-import shutil
-import subprocess
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from tps_atlas.catalogue.load import Catalogue
 from tps_atlas.estimate.fit import estimate
-from tps_atlas.web.data import site_data, write_site_data
-from tps_atlas.pages.figures import model_figures
 from tps_atlas.i18n.formatting import Formatter
 from tps_atlas.i18n.phrases import LANGUAGES
+from tps_atlas.pages.figures import model_figures
+from tps_atlas.web.data import site_data, write_site_data
 
-from .site_build import page_path
+from tests.support.node import NODE, built_page_parts, run_node
+from tests.support.site_build import page_path
 
-NODE = shutil.which("node")
-DRIVER = Path(__file__).resolve().parent / "js" / "parity.js"
 CASES = 1200          # per calibration
 SEED = 20250105
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (scripts/test installs it)")
 
 
-_node: list[subprocess.Popen] = []  # one Node for the session: starting one per request cost seconds
 
 
-def _node_process() -> subprocess.Popen:
-    if not _node or _node[0].poll() is not None:
-        _node[:] = [subprocess.Popen([NODE, str(DRIVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, encoding="utf-8")]
-        atexit.register(_node[0].kill)
-    return _node[0]
 
 
-def run_node(task: str, cases: list, data_path: Path | None) -> list:
-    """The driver's answers (tests/js/parity.js) to ``cases`` of ``task``, on the data at ``data_path``."""
-    node = _node_process()
-    assert node.stdin and node.stdout and node.stderr
-    node.stdin.write(json.dumps({"data": str(data_path) if data_path else None, "task": task, "cases": cases}) + "\n")
-    node.stdin.flush()
-    ready, _, _ = select.select([node.stdout], [], [], 300)
-    line = node.stdout.readline() if ready else ""
-    if not line:
-        node.kill()
-        pytest.fail(f"Node gave no answer to {task}: {node.stderr.read()[-3000:]}")
-    reply = json.loads(line)
-    assert "error" not in reply, reply.get("error", "")[-3000:]
-    return reply["answers"]
 
 
 def variants(model) -> list:
@@ -272,15 +244,6 @@ def test_js_numbers_and_months_match_babel():
     assert fr[json.dumps(["bandwidth", 3940])] == "3\u202f940\u00a0Go/s"
 
 
-def built_page_parts(site: Path, language: str, model_id: str) -> dict:
-    page = page_path(site, language, "models", model_id).read_text(encoding="utf-8")
-    labels = json.loads(re.search(r'<script type="application/json" class="tps-calculator">(.*?)</script>',
-                                  page).group(1))
-    tbody = re.search(r'<table class="tps-table[^"]*" data-model="[^"]+">.*?<tbody>(.*?)</tbody>', page, re.S)
-    start = page.index('<div class="tps-tiles">') + len('<div class="tps-tiles">')
-    tiles = page[start:page.index("\n</div>", start) + 1]
-    return {"labels": labels, "rows_html": tbody.group(1) if tbody else None, "tiles_html": tiles,
-            "total_tile": tiles.split("\n")[2]}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

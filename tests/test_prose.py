@@ -4,44 +4,19 @@ twelve-digit string, and French keeps a number and its unit together with a no-b
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 
 from tps_atlas.catalogue.load import load_catalogue
 
-from .site_build import page_path
-
-# Paragraphs of running text; the figure tiles ("49", "72 GB · Q3_K_M") are not sentences.
-PARAGRAPH = re.compile(r"<p\b(?![^>]*tps-tile)[^>]*>(.*?)</p>", re.S)
-# A sentence starts at the start of a paragraph or after . ! ? and a space.
-DIGIT_START = re.compile(r"(?:^|[.!?]\s)(\d[^.!?]{0,40})")
-# "130B parameters", "met 40B", "671B": a count written the English way. In a model name
-# (GLM-130B, Llama 3.1 8B, Qwen3 30B-A3B) the word before is capitalised or has a digit.
-BARE_BILLIONS = re.compile(r"(?:^|(\S+) )(\d+(?:[.,]\d+)?B)\b(?!-)( [pP]aramet|( de)? param[eè]t)?")
-LONG_DIGITS = re.compile(r"\d{1,3}(?:[.,\u202f\u00a0 ]\d{3}){3,}")  # 1.000.000.000 and longer
-TAG = re.compile(r"<[^>]+>")
-FRENCH_UNIT = re.compile(r"\d (?:Go|Go/s|tok/s|ms|%)(?![\w/])")
+from tests.support.prose import prose_problems
+from tests.support.site_build import page_path
 
 
-def paragraphs(page_html: str) -> list[str]:
-    """The running text of a page: its paragraphs, tags removed, entities decoded."""
-    text = page_html[page_html.find("<article"):]
-    return [html.unescape(TAG.sub("", p)).strip() for p in PARAGRAPH.findall(text)]
 
 
-def prose_problems(page_html: str, language: str) -> list[str]:
-    problems = []
-    for paragraph in paragraphs(page_html):
-        for match in DIGIT_START.finditer(paragraph):
-            problems.append(f"sentence starts with a digit: {match.group(1)!r}")
-        problems += [f"count written as {m.group(2)!r}" for m in BARE_BILLIONS.finditer(paragraph)
-                     if m.group(3) or not (m.group(1) and (m.group(1)[0].isupper() or re.search(r"\d", m.group(1))))]
-        problems += [f"unreadable digit string {m.group(0)!r}" for m in LONG_DIGITS.finditer(paragraph)]
-        if language == "fr":
-            problems += [f"breaking space before a unit: {m.group(0)!r}" for m in FRENCH_UNIT.finditer(paragraph)]
-    return problems
+
 
 
 def test_the_checks_find_what_they_look_for():

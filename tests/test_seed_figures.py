@@ -6,7 +6,8 @@ from tps_atlas.catalogue.cards import load_cards
 from tps_atlas.catalogue.models import read_model
 from tps_atlas.pages.figures import model_figures
 
-from .conftest import FIXTURES, seed_rows
+from tests.support.paths import FIXTURES
+from tests.support.session import seed_rows
 
 MEMORY_TOLERANCE = 0.02
 SPEED_TOLERANCE = 0.03

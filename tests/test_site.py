@@ -8,8 +8,8 @@ import pytest
 from tps_atlas.catalogue.load import load_catalogue
 from tps_atlas.i18n.phrases import LANGUAGES, Phrases
 
-from .site_build import page_path, visible_text
-from .whole_site import broken_links
+from tests.support.site_build import page_path, visible_text
+from tests.support.whole_site import broken_links
 
 
 def test_a_missing_page_or_file_is_a_broken_link(tmp_path):
@@ -158,7 +158,7 @@ def test_model_count_unified_memory_and_multi_gpu_answers_in_every_language(site
 
 
 def test_english_left_on_a_translated_page_is_reported(tmp_path, catalogue):
-    from .whole_site import english_leftovers
+    from tests.support.whole_site import english_leftovers
 
     first, second = catalogue.models[:2]
     pages = {first.id: "Uitgebracht in March 2024.", second.id: "Draait op {count} kaarten."}

@@ -13,13 +13,13 @@ import sys
 import pytest
 
 from tps_atlas.catalogue.load import load_catalogue
-from tps_atlas.estimate.settings import load_settings
 from tps_atlas.estimate.offload import load_ram, offload_estimate
+from tps_atlas.estimate.settings import load_settings
 from tps_atlas.i18n.phrases import N_, Phrases
 
-from .conftest import early_builds, uses
-from .test_browser import (CHROMIUM, OUTPUT, address, answer_kind, answer_text, assert_answer_says_the_row,
-                           new_context, plain, row_of, serving)
+from tests.support.browser import (CHROMIUM, OUTPUT, address, answer_kind, answer_text, assert_answer_says_the_row,
+                                   new_context, plain, row_of, serving)
+from tests.support.session import early_builds, uses
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (scripts/test)")]
@@ -32,7 +32,7 @@ OFFLOAD_ANSWER = N_("Yes, with part of it in system memory (RAM): the {device} r
 
 
 def _build(folder):
-    from .site_build import build_site
+    from tests.support.site_build import build_site
 
     calibration = load_settings().default_calibration
     return lambda: (folder, build_site(folder, calibration=calibration,

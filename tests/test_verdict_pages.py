@@ -15,7 +15,7 @@ from tps_atlas.i18n.names import card_name
 from tps_atlas.i18n.phrases import Phrases
 from tps_atlas.estimate.verdict import Multi, Offload
 
-from .site_build import page_path
+from tests.support.site_build import page_path
 
 LANGUAGES = ("en", "nl", "fr", "de")
 
@@ -170,8 +170,8 @@ def copied(site, destination, *pages):
 
 def test_the_whole_site_check_finds_a_page_that_contradicts_its_own_table(site, tmp_path):
     """Pages of the preview build agree with themselves; change one sentence or count in each and the
-    check (tests/whole_site_verdicts.py, run over every page by the full tests) names it."""
-    from .whole_site_verdicts import Checker
+    check (tests/support/whole_site_verdicts.py, run over every page by the full tests) names it."""
+    from tests.support.whole_site_verdicts import Checker
 
     pages = [("en", "models", "qwen3-30b-a3b"), ("en", "cards", "geforce-rtx-4090"), ("en", "models"),
              ("en", "cards"), ("en",)]
@@ -208,6 +208,6 @@ def test_the_whole_site_check_finds_a_page_that_contradicts_its_own_table(site, 
 @pytest.mark.full
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_agrees_with_its_own_table(whole_site_problems, language):
-    """Every model, card, index and home page of the whole site (tests/whole_site_verdicts.py)."""
+    """Every model, card, index and home page of the whole site (tests/support/whole_site_verdicts.py)."""
     problems = whole_site_problems[f"verdicts-{language}"]
     assert not problems, problems[:20]

@@ -15,7 +15,7 @@ from tps_atlas.pages.figures import model_figures
 from tps_atlas.pages.model.builder import ModelPageBuilder
 from tps_atlas.i18n.phrases import Phrases
 
-from .test_parity import NODE, run_node
+from tests.support.node import NODE, run_node
 
 # The review's models whose offload rows overfilled the card (Llama 3.2 11B Vision on 8 GB cards,
 # Qwen2.5-VL 7B on 6 GB laptops, Gemma 3 27B on 12 GB cards), each on the card of its offload rows

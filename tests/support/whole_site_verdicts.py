@@ -20,7 +20,7 @@ from tps_atlas.estimate.settings import load_settings
 from tps_atlas.i18n.names import card_name
 from tps_atlas.i18n.phrases import Phrases
 
-from .site_build import page_path
+from tests.support.site_build import page_path
 
 LANGUAGES = ("en", "nl", "fr", "de")
 FEW_DEVICES = 5   # tps_atlas/pages/figures.py: at most this many devices hold it, the page names a set

