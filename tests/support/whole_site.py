@@ -171,7 +171,7 @@ def run_checks(site: Path) -> dict[str, list[str]]:
     "verdicts-<language>"), found by
     processes of their own: the tests' process has its own work meanwhile (the session starts
     this beside the tests, see tests/conftest.py)."""
-    processes = [subprocess.Popen([sys.executable, "-m", "tests.whole_site", str(site), part], cwd=ROOT,
+    processes = [subprocess.Popen([sys.executable, "-m", "tests.support.whole_site", str(site), part], cwd=ROOT,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for part in PARTS]
     found: dict[str, list[str]] = {}
     for process in processes:
