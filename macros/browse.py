@@ -7,7 +7,7 @@ from collections import defaultdict
 from .accuracy import estimates, load_rows, score
 from .shared_cache import accuracy
 from .catalogue import Catalogue, Portal, newest_first
-from .estimator import Settings
+from .estimator import Calibration, Settings, uses_budget
 from .figures import FEW_DEVICES, EstimateTable, ModelFigures, Reach
 from . import vocabulary
 from .names import organisation_name
@@ -135,8 +135,11 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
                          cards=f.count(len(catalogue.cards)))}
 
 
-def methodology(p: Phrases, settings: Settings) -> dict:
+def methodology(p: Phrases, settings: Settings, used: Calibration | None = None) -> dict:
+    """The methodology page's figures; ``used`` is the calibration the site's pages use (its fit rule
+    is the one the page describes)."""
     f = p.fmt
+    budget = settings.budget if uses_budget(settings, used) else None
     calibrations, classes, by_backend = [], [], []
     tg, _ = load_rows("tg")
 
@@ -195,6 +198,12 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         "classes": classes,
         "by_backend": by_backend,
         "shortfall_quant": settings.shortfall_quant,
+        # The memory budget's constants, where the pages' calibration uses it.
+        "budget": {"driver": f.gb(budget.driver_reserve_gb, 2), "display": f.gb(budget.display_reserve_gb, 2),
+                   "buffer": f.gb(budget.buffer_base_gb, 2), "growth": f.gb(budget.buffer_per_1k_tokens_gb, 3),
+                   "gib_bytes": f.integer(2 ** 30), "gb_bytes": f.integer(10 ** 9), "unit": f.unit("GiB"),
+                   "decimal_unit": f.unit("GB"),
+                   "sold": f.with_unit(f.integer(24), "GB"), "holds": f.vram(24)} if budget else None,
         "multi_counts": f.names(f.count(n) for n in settings.multi_gpu_counts),
         "few": f.count_words(FEW_DEVICES),
     }

@@ -71,7 +71,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar, Iterable, Literal
 
-from .budget import MemoryBudget, RaisedLimit, compute_buffer_gb, device_budget_gb, raised_limit, read_budget
+from .budget import (GB_PER_GIB, MemoryBudget, RaisedLimit, compute_buffer_gb, device_budget_gb, raised_limit,
+                     read_budget)
 from .catalogue import (DATA_DIR, MAX_CARD_MEMORY_GB, MAX_CONTEXT, VENDORS, Architecture, Card, LatentCache,
                         Model)
 from .errors import DataError
@@ -170,6 +171,12 @@ class Calibration:
     # The class of each (vendor, architecture, memory type) met so far: what ``matches`` reads.
     _class_of: dict[tuple[str, str, str], SpeedClass | None] = field(default_factory=dict, init=False,
                                                                     repr=False, compare=False)
+
+    @property
+    def memory_unit(self) -> tuple[str, float]:
+        """The unit its pages write memory in: the budget counts memory as it is sold, in binary
+        gigabytes; the seed's rule compares decimal needs with the card's label."""
+        return ("GiB", GB_PER_GIB) if self.fit_rule == "budget" else ("GB", 1.0)
 
     def speed_class(self, card: Card) -> SpeedClass | None:
         key = (card.vendor, card.architecture or "", card.memory_type or "")
@@ -695,6 +702,12 @@ def usable_gb(card: Card, settings: Settings, calibration: Calibration | None = 
     return settings.fits * card.vram_gb
 
 
+def memory_gb(card: Card, settings: Settings, calibration: Calibration | None = None) -> float:
+    """The device's memory in the decimal GB needs are counted in: the budget reads its label as the
+    binary gigabytes it is sold in; the seed's rule reads it as it is written."""
+    return card.vram_gb * (GB_PER_GIB if uses_budget(settings, calibration) else 1.0)
+
+
 def calibrated_memory(memory: Memory, context: int, settings: Settings,
                       calibration: Calibration | None = None) -> Memory:
     """The memory a run needs under ``calibration``: with the budget rule, llama.cpp's compute
@@ -759,10 +772,10 @@ def estimate(model: Model, card: Card, settings: Settings, calibration: Calibrat
     context = context or settings.context_tokens
     if candidates is None:  # (an empty tuple is an answer: nothing is allowed)
         candidates = candidate_memories(model, settings, context, floor, quant, kv_precision, ceiling)
-    usable = usable_gb(card, settings, calibration)
+    usable, total = usable_gb(card, settings, calibration), memory_gb(card, settings, calibration)
     for candidate, memory in candidates:
         memory = calibrated_memory(memory, context, settings, calibration)
-        fit = verdict(memory.total_gb, card.vram_gb, settings, usable)
+        fit = verdict(memory.total_gb, total, settings, usable)
         if fit != "none":
             tok_s = tokens_per_second(model, candidate, card, calibration, memory.kv_gb)
             low, high = calibration.speed_range(card)

@@ -130,7 +130,8 @@ class ModelFigures:
             self._by_card.update((e.card.id, e) for e in self.misses + self.rows + self.offload)
         found = self._by_card.get(card.id)
         offload = found if isinstance(found, OffloadEstimate) else None
-        alone: Estimate = found if found is not None and found.fits and offload is None else Miss(card)
+        # The estimate of the device alone: a fit, or a miss with what a raised GPU limit would hold.
+        alone: Estimate = found if found is not None and offload is None else Miss(card)
         shortfall = None
         if not alone.fits:
             shortfall = missed_by(self.model, card, self.settings, self.context, self.floor, self.kv_precision,

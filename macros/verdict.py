@@ -19,9 +19,10 @@ import enum
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal, Sequence
 
+from .budget import GB_PER_GIB, RaisedLimit, keeps_display
 from .catalogue import Card, Model
-from .estimator import (Calibration, Estimate, Fit, Memory, Quant, Settings, calibrated_memory, estimate, memory_needed,
-                        speed_order, usable_gb, uses_budget)
+from .estimator import (Calibration, Estimate, Fit, Memory, Miss, Quant, Settings, calibrated_memory, estimate,
+                        memory_needed, speed_order, usable_gb, uses_budget)
 from .offload import OffloadEstimate
 
 
@@ -49,6 +50,7 @@ class Shortfall:
     usable_gb: float = 0.0
     usable_share: float | None = 1.0   # the seed's share of VRAM; None under the memory budget
     at_floor: bool = False   # measured at the most compressed allowed quant ("even at" is true)
+    keeps_display: bool = False   # under the memory budget: part of the usable memory is kept for a screen
 
     @property
     def shown_gb(self) -> float:
@@ -88,8 +90,10 @@ def missed_by(model: Model, card: Card, settings: Settings, context: int, floor:
     need = calibrated_memory(memory_needed(model, quant, context, settings, kv_precision), context, settings,
                              calibration).total_gb
     usable = usable_gb(card, settings, calibration)
-    share = None if uses_budget(settings, calibration) else settings.fits
-    return Shortfall(card, quant.name, need, need - usable, usable, share, at_floor)
+    budget = settings.budget if uses_budget(settings, calibration) else None
+    share = None if budget else settings.fits
+    return Shortfall(card, quant.name, need, need - usable, usable, share, at_floor,
+                     keeps_display=bool(budget and keeps_display(card, budget)))
 
 
 @dataclass(frozen=True)
@@ -131,13 +135,24 @@ class Multi:
 
 
 @dataclass(frozen=True)
+class RaisedRun:
+    """What a unified machine runs once its GPU may use more of the memory than by default: the
+    limit (under which OS, how much) and the estimate at it."""
+
+    limit: RaisedLimit
+    estimate: Fit
+
+
+@dataclass(frozen=True)
 class NoRun:
-    """It does not run: one reason, and the shortfall of the device alone."""
+    """It does not run: one reason, and the shortfall of the device alone; ``raised`` where a unified
+    machine runs it once its GPU limit is raised (the pages say so and how, never a bare "No")."""
 
     card: Card
     reason: Reason
     shortfall: Shortfall
     beyond_context: int | None = None
+    raised: RaisedRun | None = None
     kind: ClassVar[Literal["none"]] = "none"
 
 
@@ -184,7 +199,20 @@ def decide(model: Model, card: Card, settings: Settings, calibration: Calibratio
         reason = Reason.NO_LAYOUT
     else:
         reason = Reason.MEMORY
-    return NoRun(card, reason, shortfall, beyond)
+    return NoRun(card, reason, shortfall, beyond, raised_run(model, card, settings, calibration, context, alone,
+                                                             candidates))
+
+
+def raised_run(model: Model, card: Card, settings: Settings, calibration: Calibration, context: int,
+               alone: Estimate, candidates: tuple[tuple[Quant, Memory], ...]) -> RaisedRun | None:
+    """The estimate once the GPU limit is raised, where that makes the model fit: the device with the
+    raised limit as its memory (a unified machine's budget is its GPU's share)."""
+    raised = alone.raised if isinstance(alone, Miss) else None
+    if raised is None:
+        return None
+    at_limit = estimate(model, replace(card, vram_gb=raised.limit.budget_gb / GB_PER_GIB), settings, calibration,
+                        context, candidates=candidates)
+    return RaisedRun(raised.limit, at_limit) if isinstance(at_limit, Fit) else None
 
 
 @dataclass(frozen=True)

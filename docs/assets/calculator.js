@@ -159,6 +159,11 @@
       : settings.fit.fits * card.vram_gb;
   }
 
+  // The device's memory in the decimal GB needs are counted in (macros/estimator.py memory_gb).
+  function memoryGb(card, settings, calibration) {
+    return card.vram_gb * (usesBudget(settings, calibration) ? settings.budget.gb_per_gib : 1);
+  }
+
   // A set of ``count`` identical cards as one device with count times the memory (figures.multi_card):
   // under the budget the set's budget is the card's own plus the other cards' whole memory, as
   // macros/budget.py device_budget_gb works it out for the pooled card.
@@ -207,11 +212,11 @@
 
   // One card: the least-compressed allowed quant that fits.
   function estimate(model, card, settings, calibration, candidates, context) {
-    var usable = usableGb(card, settings, calibration);
+    var usable = usableGb(card, settings, calibration), total = memoryGb(card, settings, calibration);
     for (var i = 0; i < candidates.length; i++) {
       var c = candidates[i];
       var memory = calibratedMemory(c.memory, context, settings, calibration);
-      var fit = verdict(memory.total_gb, card.vram_gb, settings, usable);
+      var fit = verdict(memory.total_gb, total, settings, usable);
       if (fit !== "none") {
         var tokS = tokensPerSecond(model, c.quant, card, calibration, memory.kv_gb);
         var range = speedRange(calibration, card);
@@ -606,13 +611,23 @@
     },
     // unit(" ") is what joins a number and its unit: a no-break space in French.
     // As the formatter: one decimal from 1 GB up; below, the digits asked for without trailing zeros.
+    // Memory held, handed in as decimal GB, written in the page's memory unit (macros/formatting.py:
+    // GiB under the memory budget, so that a need that fits a "24 GB" card never reads as more).
     gb: function (value, digits) {
+      var perUnit = has(this.units, "gb_per_memory_unit") ? this.units.gb_per_memory_unit : 1;
+      return this.memory(value / perUnit, digits, this.memoryUnit());
+    },
+    // Data read per token: decimal GB, the unit of bandwidth.
+    gbRead: function (value, digits) { return this.memory(value, digits, this.unit("GB")); },
+    // A size as labelled (a card's VRAM, a RAM kit), in the memory unit already.
+    vram: function (value) { return this.memory(value, Number.isInteger(value) ? 0 : 1, this.memoryUnit()); },
+    memoryUnit: function () { return has(this.units, "memory") ? this.units.memory : this.unit("GB"); },
+    memory: function (value, digits, symbol) {
       if (digits === undefined) digits = 1;
       if (value >= 1) digits = Math.min(digits, 1);
       while (digits > 1 && roundNumber(value, digits) === roundNumber(value, digits - 1)) digits -= 1;
-      return this.decimal(value, digits) + this.unit(" ") + this.unit("GB");
+      return this.decimal(value, digits) + this.unit(" ") + symbol;
     },
-    vram: function (value) { return this.gb(value, Number.isInteger(value) ? 0 : 1); },
     bandwidth: function (value) {
       return (value >= 100 ? this.integer(value) : this.decimal(value, 1)) + this.unit(" ") + this.unit("GB/s");
     },
@@ -676,7 +691,7 @@
     var values = {
       card: cardName(labels, e.card), cpu_layers: f.count(p.cpu_layers), gpu_layers: f.count(p.gpu_layers),
       layers: f.count(p.layers), vram_used: f.gb(p.gpu_gb), ram: f.gb(p.ram_gb),
-      vram_read: f.gb(w.vram_read_gb, 2), ram_read: f.gb(w.ram_read_gb, 2),
+      vram_read: f.gbRead(w.vram_read_gb, 2), ram_read: f.gbRead(w.ram_read_gb, 2),
       used: f.count(model.experts_active || 0), experts: f.count(model.experts_total || 0),
       bandwidth: f.bandwidth(w.card_bandwidth_gb_s), efficiency: f.percent(w.card_efficiency),
       ram_bandwidth: f.bandwidth(w.ram_bandwidth_gb_s), ram_efficiency: f.percent(w.ram_efficiency),
@@ -703,11 +718,12 @@
     var ms = ((read + kvRead) / (e.card.bandwidth_gb_s * eff) + overhead / 1000) * 1000;
     var values = {
       card: cardName(labels, e.card), params: labels.read_params, bits: f.decimal(e.quant.bits_per_weight, 2),
-      read: f.gb(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
+      read: f.gbRead(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
       overhead: f.decimal(overhead, 2), ms: f.decimal(ms, 2), tok_s: f.tokS(e.tok_s),
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
       vision: f.gb(e.memory.vision_gb || 0), need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
-      context: f.count(e.context), kv_factor: f.decimal(calibration.kv_read_factor || 0, 2), kv_read: f.gb(kvRead, 2),
+      context: f.count(e.context), kv_factor: f.decimal(calibration.kv_read_factor || 0, 2), kv_read: f.gbRead(kvRead, 2),
+      kv_data: f.gbRead(e.memory.kv_gb, 2),
       speed_class: cls ? labels.working.speed_classes[cls.name] : "", backend: cls && cls.backend || "",
       prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
       ttft: e.ttft_s ? f.seconds(e.ttft_s) : "",
@@ -965,7 +981,7 @@
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
     speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, offloadCandidates: offloadCandidates,
-    ramSystem: ramSystem, llamaServer: llamaServer,
+    ramSystem: ramSystem, llamaServer: llamaServer, cardHref: cardHref,
     cardFigures: cardFigures, cardTablesHtml: cardTablesHtml,
   };
 

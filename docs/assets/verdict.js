@@ -75,9 +75,9 @@
     var v = { model: modelId, card: card, context: context, kv: kv, max_context: limit,
               beyond_context: !!limit && context > limit, kind: "none", fit: null, estimate: null, count: 1,
               command: null, reason: null, shortfall_quant: null, need_gb: null, shortfall_gb: null,
-              usable_gb: null, single_need_gb: null, ram_size_gb: null, ram_free_gb: null };
+              usable_gb: null, single_need_gb: null, ram_size_gb: null, ram_free_gb: null, raised: null };
     var system = calc.ramSystem(data, options);
-    var e = calc.estimate(model, card, settings, calibration, candidates, context);
+    var e = calc.estimate(model, card, settings, calibration, candidates, context), alone = e;
     if (e.fit === "none") {
       var offloadMemories = remembered(data, "offload|" + key, function () {
         return calc.offloadCandidates(model, settings, data.ram, context, floor, options.kvPrecision);
@@ -123,7 +123,19 @@
     else v.reason = "placement";
     v.ram_size_gb = system.size_gb;
     v.ram_free_gb = free;
+    if (v.kind === "none") v.raised = raisedRun(model, card, settings, calibration, candidates, context, alone.raised);
     return v;
+  }
+
+  // A unified machine that runs it once its GPU limit is raised (macros/verdict.py raised_run): the
+  // estimate on the device with the raised limit as its memory, or null.
+  function raisedRun(model, card, settings, calibration, candidates, context, raised) {
+    if (!raised) return null;
+    var limit = raised.limit;
+    var atLimit = Object.assign({}, card, { vram_gb: limit.budget_gb / settings.budget.gb_per_gib,
+                                            budget_gb: limit.budget_gb });
+    var e = calc.estimate(model, atLimit, settings, calibration, candidates, context);
+    return e.fit === "none" ? null : { limit: limit, estimate: e };
   }
 
   // ---------------------------------------------------------------- words (macros/ui.py labels)
@@ -189,7 +201,14 @@
       out.push(paragraph("tps-answer-main tps-answer-no", fillPhrase(forKind(ui.answer_no, card), values)));
       if (v.reason === "ram") {
         out.push(paragraph("tps-answer-reason", fillPhrase(ui.answer_no_ram,
-          { ram_size: f.vram(v.ram_size_gb), ram_free: f.vram(v.ram_free_gb), need: values.need })));
+          { ram_size: f.vram(v.ram_size_gb), ram_free: f.gb(v.ram_free_gb), need: values.need })));
+      }
+      if (v.raised) {
+        var r = v.raised.estimate;
+        out.push(paragraph("tps-answer-raised", fillPhrase(ui.answer_raised, {
+          os: v.raised.limit.os, limit: f.gb(v.raised.limit.budget_gb), model: modelName, quant: r.quant.name,
+          need: f.gb(r.need_gb), speed: f.tokS(r.tok_s), range: f.tokRange(r.tok_s_low, r.tok_s_high) }) +
+          ' <a href="' + escapeHtml(calc.cardHref(card)) + '#memory-share">' + escapeHtml(ui.answer_raised_how) + "</a>"));
       }
     }
     if (v.beyond_context) {
@@ -205,6 +224,10 @@
     var e = v.estimate, html;
     if (v.kind === "none") {
       html = '<span class="tps-fit-none">' + escapeHtml(ui.fit.none) + "</span>";
+      if (v.raised) {
+        html += '<br><small class="tps-fit-raised">' + escapeHtml(ui.raised_cell) + " · " +
+          escapeHtml(v.raised.estimate.quant.name) + " · " + escapeHtml(f.tokS(v.raised.estimate.tok_s)) + "</small>";
+      }
     } else if (v.kind === "fits") {  // as narrow as before: the quant, coloured by the fit, and the speed
       html = '<span class="tps-fit-' + v.fit + '">' + escapeHtml(e.quant.name) + "</span> · " + escapeHtml(f.tokS(e.tok_s));
     } else {

@@ -49,11 +49,12 @@ WORKING_CLASS_LINES = (
     # "Weights read per token: 130 billion parameters × 4.84 bits ÷ 8 = 78.6
     # GB."
     N_("Weights read per token: {params} parameters × {bits} bits ÷ 8 = {read}."),
-    # TRANSLATORS: {context} is the context length in tokens; {kv} is memory
-    # of the KV cache; {kv_factor} is KV cache read factor; {kv_read} is KV
-    # cache read per token. Example: "KV cache read per token with 4,096
-    # tokens of context: 0.18 GB × 0.00 = 0.0 GB."
-    N_("KV cache read per token with {context} tokens of context: {kv} × {kv_factor} = {kv_read}."),
+    # TRANSLATORS: {context} is the context length in tokens; {kv_data} is the
+    # KV cache in decimal GB (the unit of data read, beside bandwidth);
+    # {kv_factor} is KV cache read factor; {kv_read} is KV cache read per token.
+    # Example: "KV cache read per token with 4,096 tokens of context:
+    # 0.18 GB × 0.00 = 0.0 GB."
+    N_("KV cache read per token with {context} tokens of context: {kv_data} × {kv_factor} = {kv_read}."),
     # TRANSLATORS: {bandwidth} is memory bandwidth; {speed_class} is the
     # hardware class's name; {efficiency} is the share of it reached;
     # {overhead} is fixed milliseconds per token. Example: "Memory bandwidth
@@ -112,13 +113,13 @@ def working(c: PageContext, m: Model, e: Fit, fig: ModelFigures) -> tuple[str, l
     memory = e.memory
     w = speed_working(m, e.quant, e.card, fig.calibration, memory.kv_gb)
     values = dict(params=f.parameters(m.read_parameters_b), bits=f.decimal(e.quant.bits_per_weight, 2),
-                  read=f.gb(w.read_gb, 2), bandwidth=f.bandwidth(w.bandwidth_gb_s),
+                  read=f.gb_read(w.read_gb, 2), bandwidth=f.bandwidth(w.bandwidth_gb_s),
                   efficiency=f.percent(w.efficiency), overhead=f.decimal(w.overhead_ms, 2),
                   ms=f.decimal(w.seconds_per_token * 1000, 2), tok_s=f.tok_s(e.tok_s),
                   weights=f.gb(memory.weights_gb), kv=f.gb(memory.kv_gb, 2), buffer=f.gb(memory.buffer_gb),
                   vision=f.gb(memory.vision_gb), need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb),
                   context=f.count(fig.context), kv_factor=f.decimal(fig.calibration.kv_read_factor, 2),
-                  kv_read=f.gb(w.kv_read_gb, 2),
+                  kv_read=f.gb_read(w.kv_read_gb, 2), kv_data=f.gb_read(memory.kv_gb, 2),
                   speed_class=p.term(vocabulary.SPEED_CLASSES[w.class_name]) if w.class_name else "",
                   backend=w.backend or "",
                   prompt_tok_s=f.tok_s(e.prompt_tok_s) if e.prompt_tok_s else "",
