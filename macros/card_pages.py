@@ -15,7 +15,8 @@ from .data_text import english
 from .names import card_name
 from .phrases import N_, NP_, Phrases
 from .offload_pages import OffloadCardRow, card_offload_intro, card_offload_rows
-from .verdict_text import cannot_hold_answer
+from .verdict import NoRun
+from .verdict_text import RAISED_CELL, cannot_hold_answer
 
 
 # Web addresses inside a source text (no quotes, brackets or separators: they end it).
@@ -65,6 +66,7 @@ class MissRow:
     need: str
     quant: str
     shortfall: str
+    raised: Markup | None = None   # what it runs at once a unified machine's GPU limit is raised
 
 
 @dataclass
@@ -116,8 +118,13 @@ class CardPageBuilder:
 
     def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
         f = self.f
+        v = self.table.verdict(model.id, miss.card)
+        raised = None
+        if isinstance(v, NoRun) and v.raised:
+            e = v.raised.estimate
+            raised = Markup(" · ").join([self.p.gettext(RAISED_CELL), e.quant.name, f.tok_s(e.tok_s)])
         return MissRow(model.name, model_href(model), f.parameters_short(model.parameters_b), f.gb(miss.need_gb),
-                       miss.quant_name, f.gb(miss.shown_gb))
+                       miss.quant_name, f.gb(miss.shown_gb), raised)
 
     def specs(self, c: Card) -> list[tuple[str, str]]:
         p, f, g = self.p, self.f, self.p.gettext

@@ -35,6 +35,8 @@ from .model_page.headline import DEVICES_RUN_IT, RUN_PARTS, SMALLEST_CARD, SMALL
 from .model_page import (FIT_LABELS, MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
                     MEASURED_EMPTY, MEASURED_OTHER, WORKING_CHECK, WORKING_TITLE, fit_label, working_lines)
 from .phrases import N_, Phrases
+from .verdict import SMALLEST_SHORTFALL_GB
+from .verdict_text import RAISED_CELL
 from .offload import RamSettings, load_ram
 from .offload_pages import (DETAIL_EXPERTS, DETAIL_LAYERS, OFFLOAD_LINES_COMMON,
                             OFFLOAD_LINES_EXPERTS, OFFLOAD_LINES_LAYERS, OFFLOAD_TITLE, RUN_IT, ram_kind_name)
@@ -78,7 +80,9 @@ def settings_data(s: Settings) -> dict:
         "vram_tiers_gb": list(s.vram_tiers_gb),
         # Sets of identical cards offered where one card cannot hold a model (docs/assets/verdict.js).
         "multi_gpu_counts": list(s.multi_gpu_counts),
-        "fit": {"fits": s.fits, "comfortable": s.comfortable},
+        "fit": {"fits": s.fits, "comfortable": s.comfortable,
+                # A device short by less than this is still said to be short by it (verdict.Shortfall.shown_gb).
+                "smallest_shortfall_gb": SMALLEST_SHORTFALL_GB},
         # The memory budget of calibrations with fit_rule "budget" (macros/budget.py): the buffer's growth
         # with context and GiB to GB (each card's budget and raised limit are in its record).
         **({"budget": {"gb_per_gib": GB_PER_GIB, "buffer_base_gb": s.budget.buffer_base_gb,
@@ -338,6 +342,7 @@ def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict
         "headers": {name: [g(h) for h in headers] for name, headers in CARD_HEADERS.items()},
         **{key: g(text) for key, text in CARD_HEADINGS.items()},
         "none_fit": g(CARD_NONE_FIT),
+        "raised_cell": g(RAISED_CELL),
         "context_limit": g(CONTEXT_LIMIT),
         "offload_intro": g(CARD_OFFLOAD_INTRO_CHOSEN),
         "ram_kinds": {k.id: ram_kind_name(p, k) for k in load_ram().kinds},

@@ -17,7 +17,7 @@ from .catalogue import Card, Model
 from .estimator import (Calibration, Estimate, Fit, Memory, Miss, Quant, Settings, candidate_memories, estimate,
                         speed_order)
 from .measured import MeasuredIndex, Run
-from .offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate
+from .offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate, ram_room
 from .verdict import Fits, MultiCard, Shortfall, Verdict, decide, missed_by, multi_card, shown_tok_s
 
 # The shortfall of a card that cannot hold a model (macros/verdict.py): the page figures' name for it.
@@ -136,8 +136,9 @@ class ModelFigures:
         if not alone.fits:
             shortfall = missed_by(self.model, card, self.settings, self.context, self.floor, self.kv_precision,
                                   self.quant, self.ceiling, self.calibration)
+        ram_free = max(0.0, ram_room(self.system, load_ram(), self.settings, self.calibration))
         return decide(self.model, card, self.settings, self.calibration, self.context, alone, offload,
-                      shortfall, self.candidates)
+                      shortfall, self.candidates, ram_free)
 
     @property
     def reach(self) -> Reach:

@@ -21,6 +21,7 @@ from .model_page import FIT_LABELS, fit_label
 from .offload import load_ram
 from .offload_pages import ram_kind_name
 from .phrases import N_, NP_, Phrases, placeholders
+from .verdict_text import RAISED_CELL
 
 
 def placeholders_of(text: str) -> set[str]:
@@ -130,9 +131,7 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
                               "runs at {quant} (it needs {need}), at about {speed} (range {range} tok/s).")),
         # TRANSLATORS: a link after the sentence above, to the machine's page.
         "answer_raised_how": g(N_("How to raise the limit")),
-        # TRANSLATORS: a table cell under "Does not run", beside a quantization and a speed: the machine runs the
-        # model once its GPU memory limit is raised.
-        "raised_cell": g(N_("With the GPU limit raised")),
+        "raised_cell": g(RAISED_CELL),
         # TRANSLATORS: as 'Comfortable: it needs …' when the context is already as long as the model reads;
         # {need} and {vram} are memory sizes. Example: 'Comfortable: it needs 8.0 GB of 24 GB.'
         "answer_comfortable_no_room": g(N_("Comfortable: it needs {need} of {vram}.")),

@@ -32,6 +32,7 @@ class Reason(enum.Enum):
     MEMORY = "memory"              # device and the RAM beside it together hold too little
     NO_SYSTEM_RAM = "no_system_ram"  # the device's memory is all there is: nothing to offload into
     NO_LAYOUT = "no_layout"        # the model's layers are not recorded: no offload worked out
+    PLACEMENT = "placement"        # together they would hold it, but no split of its layers fits the device
 
 
 SMALLEST_SHORTFALL_GB = 0.1
@@ -181,9 +182,10 @@ def device_set(model: Model, card: Card, settings: Settings, calibration: Calibr
 
 def decide(model: Model, card: Card, settings: Settings, calibration: Calibration, context: int,
            alone: Estimate, offload: OffloadEstimate | None, shortfall: Shortfall | None,
-           candidates: tuple[tuple[Quant, Memory], ...]) -> Verdict:
+           candidates: tuple[tuple[Quant, Memory], ...], ram_free_gb: float = 0.0) -> Verdict:
     """The verdict from what the estimator already worked out for this device: the estimate on the
-    device alone, the offload estimate (None where none runs), and the shortfall of a miss."""
+    device alone, the offload estimate (None where none runs), the shortfall of a miss, and the system
+    RAM llama.cpp may fill beside it (``offload.ram_room``)."""
     beyond = beyond_context(model, context)
     if alone.fits:
         return Fits(card, alone, beyond)
@@ -193,12 +195,14 @@ def decide(model: Model, card: Card, settings: Settings, calibration: Calibratio
     found = device_set(model, card, settings, calibration, candidates, context)
     if found:
         return Multi(card, found[0], found[1], shortfall, beyond)
-    if card.unified:
+    if card.unified or card.kind != "discrete":
         reason = Reason.NO_SYSTEM_RAM
+    elif shortfall.need_gb > shortfall.usable_gb + ram_free_gb:
+        reason = Reason.MEMORY
     elif not model.architecture:
         reason = Reason.NO_LAYOUT
     else:
-        reason = Reason.MEMORY
+        reason = Reason.PLACEMENT
     return NoRun(card, reason, shortfall, beyond, raised_run(model, card, settings, calibration, context, alone,
                                                              candidates))
 

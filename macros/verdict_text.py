@@ -69,6 +69,9 @@ NO_SYSTEM_RAM = N_("Its memory is all the system has, so no part of the model ca
 # about 104.2 GiB), at about 14 tok/s; this page explains how to raise the limit."
 RAISED_RUNS = N_("With its GPU allowed {limit} on {os}, it runs at {quant} (it needs about {need}), at about "
                  "{tok_s}; this page explains how to raise the limit.")
+# TRANSLATORS: a table cell under "Does not run" (or in the table of models a machine cannot hold), beside a
+# quantization and a speed: the machine runs the model once its GPU memory limit is raised.
+RAISED_CELL = N_("With the GPU limit raised")
 
 # TRANSLATORS: in brackets after "the {usable} usable on this card", under the seed's rule: {share} is the
 # share of the card's memory a fit may use, {vram} its memory. Example: "90% of its 24 GB".

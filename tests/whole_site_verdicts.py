@@ -28,6 +28,9 @@ FEW_DEVICES = 5   # macros/figures.py: at most this many devices hold it, the pa
 EVEN_AT = {"en": r"\beven at", "nl": r"\bzelfs in", "fr": r"\bmême en", "de": r"\bselbst in"}
 
 ROW = re.compile(r'<tr data-card="([^"]+)"><td class="tps-fit-(\w+)">[^<]*</td><td>([^<]+?) <small>')
+# A fitting row's memory cells: the card's and what the model needs there, in one unit.
+FIT_MEMORY = re.compile(r'<tr data-card="([^"]+)"><td class="tps-fit-(?:comfortable|tight)">.*?</td><td>.*?</td>'
+                        r'<td>.*?</td><td>([^<]+)</td><td>([^<]+)</td>')
 QA = re.compile(r'<h3 id="faq-\d+">(.*?)</h3>\n<p>(.*?)</p>', re.S)
 TAG = re.compile(r"<[^>]+>")
 CARD_TABLE_ROW = re.compile(r'<tr><td class="tps-fit-\w+">')
@@ -47,6 +50,26 @@ class Row:
 
 def model_rows(page: str) -> list[Row]:
     return [Row(card, fit, html.unescape(tok_s)) for card, fit, tok_s in ROW.findall(page)]
+
+
+def number(shown: str, language: str) -> float:
+    """A figure as a page prints it ("21,1 Gio", "1.234,5 GiB", "24 GB"), as a number."""
+    digits = shown.split("\u00a0")[0].split(" ")[0] if language != "fr" else shown.rsplit("\u00a0", 1)[0]
+    digits = digits.replace("\u202f", "").replace("\u00a0", "")
+    if language in ("nl", "de"):
+        digits = digits.replace(".", "").replace(",", ".")
+    elif language == "fr":
+        digits = digits.replace(",", ".")
+    else:
+        digits = digits.replace(",", "")
+    return float(digits)
+
+
+def memory_problems(page: str, language: str) -> list[str]:
+    """No row that fits its card reads as needing more than the card holds (one memory unit)."""
+    return [f"{card}: needs {html.unescape(need)} of {html.unescape(vram)} and is said to fit"
+            for card, vram, need in FIT_MEMORY.findall(page)
+            if number(html.unescape(need), language) > number(html.unescape(vram), language)]
 
 
 def even_at_problems(text: str, language: str, floor: str) -> list[str]:
@@ -110,6 +133,7 @@ class Checker:
         answers = {plain(q): plain(a) for q, a in QA.findall(page)}
         text = plain(page[page.find("<article"):])
         out = even_at_problems(text, self.language, self.floor)
+        out += memory_problems(page, self.language)
         if not rows and self.table_above in text:
             out.append("'the table above' over an empty table")
         held = [r for r in rows if r.fit != "offload"]

@@ -210,6 +210,39 @@
     });
   }
 
+  // A unified machine that runs it once its GPU limit is raised (macros/verdict.py raised_run): the
+  // estimate on the device with the raised limit as its memory, or null.
+  function raisedRun(model, card, settings, calibration, candidates, context, raised) {
+    if (!raised) return null;
+    var limit = raised.limit;
+    var atLimit = Object.assign({}, card, { vram_gb: limit.budget_gb / settings.budget.gb_per_gib,
+                                            budget_gb: limit.budget_gb });
+    var e = estimate(model, atLimit, settings, calibration, candidates, context);
+    return e.fit === "none" ? null : { limit: limit, estimate: e };
+  }
+
+  // How far a device that cannot hold the model falls short (macros/verdict.py missed_by), at the one
+  // quant every place quotes: the model's own format, else (the seed's rule) the better of the floor and
+  // shortfall_quant, else the most compressed allowed quant.
+  function shortfallOf(model, card, settings, calibration, context, floor, kvPrecision, ceiling) {
+    var floorQuant = quant(settings, floor || settings.min_quality), q;
+    if (model.native_format) {
+      q = quant(settings, model.native_format);
+    } else if (calibration && calibration.name === "seed") {
+      var rule = quant(settings, settings.shortfall_quant);
+      q = rule.rank < floorQuant.rank ? rule : floorQuant;
+    } else {
+      var allowed = allowedQuants(settings, floorQuant.name, ceiling);
+      q = allowed.length ? allowed[allowed.length - 1] : floorQuant;
+    }
+    var need = calibratedMemory(memoryNeeded(model, q, context, settings, kvPrecision), context, settings,
+                                calibration).total_gb;
+    var usable = usableGb(card, settings, calibration);
+    // shown_gb: as every place states it, never "0.0" for a device that is short (Shortfall.shown_gb).
+    return { quant: q, need_gb: need, usable_gb: usable, shortfall_gb: need - usable,
+             shown_gb: Math.max(need - usable, settings.fit.smallest_shortfall_gb || 0) };
+  }
+
   // One card: the least-compressed allowed quant that fits.
   function estimate(model, card, settings, calibration, candidates, context) {
     var usable = usableGb(card, settings, calibration), total = memoryGb(card, settings, calibration);
@@ -362,13 +395,11 @@
         offload.push(o);
         return;
       }
-      // The quant a miss is judged at: the model's own format, else the better of the floor and shortfall_quant.
-      var shortfall = quant(settings, settings.shortfall_quant);
-      var q = model.native_format ? quant(settings, model.native_format)
-        : (shortfall.rank < floor.rank ? shortfall : floor);
-      var need = memoryNeeded(model, q, context, settings, options.kvPrecision).total_gb;
-      misses.push({ model: id, name: e.name, card: card, quant: q, need_gb: need,
-                    shortfall_gb: need - usableGb(card, settings, calibration) });
+      var short = shortfallOf(model, card, settings, calibration, context, floor.name, options.kvPrecision,
+                              options.ceiling);
+      misses.push({ model: id, name: e.name, card: card, quant: short.quant, need_gb: short.need_gb,
+                    shortfall_gb: short.shortfall_gb, shown_gb: short.shown_gb,
+                    raised: raisedRun(model, card, settings, calibration, candidates, context, e.raised) });
     });
     var byName = function (a, b) { return compareKeys([a.name.toLowerCase()], [b.name.toLowerCase()]); };
     var fastest = function (a, b) { return b.tok_s - a.tok_s || byName(a, b); };
@@ -840,7 +871,9 @@
       out.push('<h2 id="too-large">' + escapeHtml(labels.misses_heading) + "</h2>");
       out.push('<table class="tps-table tps-misses-table">' + headRow(labels.headers.misses, labels.confidence, -1) +
         "<tbody>" + fig.misses.map(function (m) {
-          return "\n<tr><td>" + modelLink(m) + "</td><td>" + escapeHtml(f.gb(m.shortfall_gb)) + "</td><td>" +
+          var raised = m.raised && labels.raised_cell ? '<br><small class="tps-fit-raised">' +
+            escapeHtml([labels.raised_cell, m.raised.estimate.quant.name, f.tokS(m.raised.estimate.tok_s)].join(" · ")) + "</small>" : "";
+          return "\n<tr><td>" + modelLink(m) + "</td><td>" + escapeHtml(f.gb(m.shown_gb)) + raised + "</td><td>" +
             escapeHtml(f.gb(m.need_gb)) + "</td><td>" + escapeHtml(m.quant.name) + "</td><td>" +
             escapeHtml(models[m.model][1]) + "</td></tr>";
         }).join("") + "\n</tbody></table>");
@@ -981,7 +1014,7 @@
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
     speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, offloadCandidates: offloadCandidates,
-    ramSystem: ramSystem, llamaServer: llamaServer, cardHref: cardHref,
+    ramSystem: ramSystem, llamaServer: llamaServer, cardHref: cardHref, shortfallOf: shortfallOf, raisedRun: raisedRun,
     cardFigures: cardFigures, cardTablesHtml: cardTablesHtml,
   };
 

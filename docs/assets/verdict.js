@@ -101,41 +101,26 @@
       v.need_gb = multi.estimate.need_gb;
       v.command = calc.llamaServer(modelId, multi.estimate, context, kv, multi.count);
     }
-    // How far short one device falls, at the quant the table judges it at (tried, so it is short).
-    var judged = calc.quant(settings, model.native_format || floor);
-    var need = calc.calibratedMemory(calc.memoryNeeded(model, judged, context, settings, options.kvPrecision),
-                                     context, settings, calibration).total_gb;
-    var usable = calc.usableGb(card, settings, calibration);
-    if (!(need > usable) && candidates.length) {  // a floor no model ships in: the most compressed one tried
-      var last = candidates[candidates.length - 1];
-      judged = last.quant;
-      need = calc.calibratedMemory(last.memory, context, settings, calibration).total_gb;
-    }
-    v.shortfall_quant = judged.name;
+    // How far short one device falls, at the quant every place quotes.
+    var short = calc.shortfallOf(model, card, settings, calibration, context, floor, options.kvPrecision,
+                                 options.ceiling);
+    var need = short.need_gb, usable = short.usable_gb;
+    v.shortfall_quant = short.quant.name;
     v.usable_gb = usable;
-    v.shortfall_gb = need - usable;
+    v.shortfall_gb = short.shown_gb;
     if (v.kind === "none") v.need_gb = need;
     v.single_need_gb = need;
     // The one reason it does not run on this device by itself.
     var free = Math.max(0, calc.ramRoomGb(system, settings, data.ram, calibration));
-    if (card.unified || card.kind !== "discrete") v.reason = "shared_memory";
-    else if (need > usable + free) v.reason = "ram";
+    // The names of macros/verdict.py Reason.
+    if (card.unified || card.kind !== "discrete") v.reason = "no_system_ram";
+    else if (need > usable + free) v.reason = "memory";
+    else if (!model.architecture) v.reason = "no_layout";
     else v.reason = "placement";
     v.ram_size_gb = system.size_gb;
     v.ram_free_gb = free;
-    if (v.kind === "none") v.raised = raisedRun(model, card, settings, calibration, candidates, context, alone.raised);
+    if (v.kind === "none") v.raised = calc.raisedRun(model, card, settings, calibration, candidates, context, alone.raised);
     return v;
-  }
-
-  // A unified machine that runs it once its GPU limit is raised (macros/verdict.py raised_run): the
-  // estimate on the device with the raised limit as its memory, or null.
-  function raisedRun(model, card, settings, calibration, candidates, context, raised) {
-    if (!raised) return null;
-    var limit = raised.limit;
-    var atLimit = Object.assign({}, card, { vram_gb: limit.budget_gb / settings.budget.gb_per_gib,
-                                            budget_gb: limit.budget_gb });
-    var e = calc.estimate(model, atLimit, settings, calibration, candidates, context);
-    return e.fit === "none" ? null : { limit: limit, estimate: e };
   }
 
   // ---------------------------------------------------------------- words (macros/ui.py labels)
@@ -199,7 +184,7 @@
       values.short = f.gb(v.shortfall_gb);
       values.usable = f.gb(v.usable_gb);
       out.push(paragraph("tps-answer-main tps-answer-no", fillPhrase(forKind(ui.answer_no, card), values)));
-      if (v.reason === "ram") {
+      if (v.reason === "memory") {
         out.push(paragraph("tps-answer-reason", fillPhrase(ui.answer_no_ram,
           { ram_size: f.vram(v.ram_size_gb), ram_free: f.gb(v.ram_free_gb), need: values.need })));
       }

@@ -75,7 +75,9 @@ const tasks = {
              tok_s_low: e && e.tok_s_low, tok_s_high: e && e.tok_s_high, count: v.count, command: v.command,
              mode: p ? p.mode : null, cpu_layers: p ? p.cpu_layers : null, ram_gb: p ? p.ram_gb : null,
              reason: v.reason, shortfall_quant: v.shortfall_quant, shortfall_gb: v.shortfall_gb,
-             beyond_context: v.beyond_context };
+             beyond_context: v.beyond_context,
+             raised: v.raised ? { os: v.raised.limit.os, quant: v.raised.estimate.quant.name,
+                                  tok_s: Math.round(v.raised.estimate.tok_s * 10) / 10 } : null };
   }),
   answers: (cases) => cases.map((c) => {
     const f = formatter(c.ui);
