@@ -13,7 +13,7 @@ translated and formatted here (the browser formats only numbers and months).
 >>> from macros.estimator import load_settings
 >>> data = site_data(load_catalogue(), load_settings(), "seed")
 >>> data["calibration"], data["settings"]["fit"]
-('seed', {'fits': 0.9, 'comfortable': 0.75})
+('seed', {'fits': 0.9, 'comfortable': 0.75, 'smallest_shortfall_gb': 0.1})
 >>> data["models"]["glm-130b"]["parameters_b"]
 130.0
 """
