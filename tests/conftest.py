@@ -239,3 +239,12 @@ def run_tps_atlas(*args: str) -> tuple[int, str, str]:
 @pytest.fixture
 def tps_atlas():
     return run_tps_atlas
+
+
+@pytest.fixture(scope="session")
+def site_phrases(settings):
+    """The phrases a built page of a language uses: memory in the unit of the calibration it was built
+    with (default: the site's; GiB under the memory budget), so a figure formatted here is the page's."""
+    from macros.phrases import Phrases
+
+    return lambda language, calibration=None: Phrases(language, memory=settings.calibration(calibration).memory_unit)
