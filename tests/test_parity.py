@@ -497,3 +497,32 @@ def test_js_verdict_matches_python(exported, extended, settings):
     assert named["qwen3.5-35b-a3b", "geforce-rtx-4070", default] == "offload"
     assert named["kimi-k2", "radeon-instinct-mi350x", default] == "multi"
     assert named["glm-5", "radeon-instinct-mi325x", default] == "multi"
+
+
+@pytest.mark.parametrize("card_id", ["amd-ryzen-ai-max-plus-395-128gb", "apple-m4-max-128gb", "geforce-rtx-4090",
+                                     "h200-sxm-141gb"])
+def test_the_card_calculator_words_the_misses_as_the_card_page(exported, estimates, settings, card_id):
+    """The card calculator's table of models a device cannot hold (docs/assets/calculator.js cardFigures,
+    redrawn on every input change) has the card page's rows: the same quant and shortfall as the verdict,
+    and, on a machine whose GPU limit can be raised, the same raised run."""
+    from macros.verdict import NoRun
+
+    _, misses = estimates.card_rows(card_id)
+    offloaded = {m.id for m, _ in estimates.card_offload(card_id)}
+    expected = {}
+    for model, miss in misses:
+        if model.id in offloaded:
+            continue
+        v = estimates.verdict(model.id, miss.card)
+        raised = v.raised if isinstance(v, NoRun) else None
+        expected[model.id] = (miss.quant_name, round(miss.shown_gb, 1),
+                              (raised.limit.os, raised.estimate.quant.name, round(raised.estimate.tok_s, 1))
+                              if raised else None)
+    base = {"context": settings.context_tokens, "floor": None, "ceiling": None, "kv": None, "ram": None,
+            "ram_kind": None, "calibration": settings.default_calibration, "card": card_id}
+    [rows] = run_node("card_misses", [base], exported)
+    shown = {model: (quant, round(short, 1), (raised[0], raised[1], round(raised[2], 1)) if raised else None)
+             for model, quant, short, raised in rows if model in expected}
+    assert shown == expected
+    if card_id.startswith("amd-ryzen"):
+        assert shown["qwen3-235b-a22b"][2] and shown["qwen3-235b-a22b"][2][0] == "Linux"

@@ -68,6 +68,9 @@ const tasks = {
              mode: p && p.mode, cpu_layers: p && p.cpu_layers, ram_gb: p && p.ram_gb, gpu_gb: p && p.gpu_gb,
              command: e.quant ? calc.llamaServer(c.model, e, c.context, c.kv, 1) : null };
   }),
+  card_misses: (cases) => cases.map((c) => calc.cardFigures(data, c.card, options(c)).misses.map((m) => [
+    m.model, m.quant.name, m.shown_gb,
+    m.raised ? [m.raised.limit.os, m.raised.estimate.quant.name, m.raised.estimate.tok_s] : null])),
   verdicts: (cases) => cases.map((c) => {
     const v = verdicts.decide(data, c.model, c.card, options(c));
     const e = v.estimate, p = e && e.placement;
