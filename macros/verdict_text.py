@@ -82,8 +82,7 @@ BASIS_BUDGET = N_("its {vram} less what the driver and the screen keep")
 # TRANSLATORS: the same for a card that drives no screen (a laptop GPU, a data-centre board). Example: "its
 # 80 GiB less what the driver keeps".
 BASIS_BUDGET_HEADLESS = N_("its {vram} less what the driver keeps")
-# TRANSLATORS: the same for a machine that shares its memory (never "card") whose share is not known:
-# {vram} is what its GPU may use by default. Example: "the default limit of its GPU".
+# TRANSLATORS: the same for a machine that shares its memory (never "card") whose share is not recorded.
 BASIS_BUDGET_MACHINE = N_("the default limit of its GPU")
 
 
