@@ -97,7 +97,7 @@ def test_every_api_file_passes_the_schema_published_beside_it(site):
     index = read(site, "api/v1/index.json")
     # Every model and device the index lists has its file, and every id that moved its record.
     listed = [item["url"] for item in index["models"] + index["devices"] + index["moved"]]
-    assert all((site / url.lstrip("/")).is_file() for url in listed)
+    assert all((site / url.lstrip("/")).is_file() for url in listed + list(index["files"].values()))
     assert checked == len(listed) + 1
     assert {m["id"] for m in index["models"]} == set(PREVIEW_MODELS)
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", index["built"]) and index["catalogue_version"] in index["citation"]

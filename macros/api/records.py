@@ -9,8 +9,8 @@ every string is the catalogue's own text: plain text, never HTML.
 
 >>> plain(Quant("Q4_K_M", 4.8, 4))
 'Q4_K_M'
->>> plain({"a": 1 / 3, "b": (dt.date(2025, 8, 1), Reason.MEMORY, None)})
-{'a': 0.33, 'b': ['2025-08-01', 'memory', None]}
+>>> plain({"a": 10 / 3, "b": (dt.date(2025, 8, 1), Reason.MEMORY, None), "c": 0.0041234})
+{'a': 3.33, 'b': ['2025-08-01', 'memory', None], 'c': 0.00412}
 """
 
 from __future__ import annotations
@@ -35,16 +35,17 @@ from .open_data import Moves
 API_VERSION = 1
 API_ROOT = "api/v1"
 DIGITS = 2
-# Model fields the API leaves out: where the record is filed, what a draft still lacks, and the
-# layout of another calibration (the figures are worked out with ``architecture``).
 # The verdict's fields the pair gives flat (the device is the pair's key).
 FLAT_FIELDS = frozenset({"card", "estimate", "shortfall", "reason"})
+# Model fields the API leaves out: where the record is filed, what a draft still lacks, and the
+# layout of another calibration (the figures are worked out with ``architecture``).
 MODEL_FIELDS_LEFT_OUT = frozenset({"file", "gaps", "calibrated_architecture"})
 
 
-def plain(value: Any) -> Any:
+def plain(value: Any, digits: int | None = DIGITS) -> Any:
     """``value`` as JSON values: a record of the catalogue named by its id (a quant by its name),
-    any other dataclass field by field with its ``kind``, enums by value, floats rounded."""
+    any other dataclass field by field with its ``kind``, enums by value, floats rounded to
+    ``digits`` decimals (the estimates; None keeps a catalogue figure as it is recorded)."""
     if isinstance(value, Card | Model | RamKind):
         return value.id
     if isinstance(value, Quant):
@@ -54,17 +55,20 @@ def plain(value: Any) -> Any:
     if isinstance(value, bool | int | str) or value is None:
         return value
     if isinstance(value, float):
-        return round(value, DIGITS)
+        if digits is None or value == 0:
+            return value
+        # Below 1 (a time to first token of 0.004 s) the digits that say something, not zeros.
+        return round(value, digits) if abs(value) >= 1 else float(f"{value:.{digits + 1}g}")
     if isinstance(value, dt.date):
         return value.isoformat()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         kind = getattr(type(value), "kind", None)
         return {**({"kind": kind} if isinstance(kind, str) else {}),
-                **{f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+                **{f.name: plain(getattr(value, f.name), digits) for f in dataclasses.fields(value)}}
     if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
+        return {str(k): plain(v, digits) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
+        return [plain(v, digits) for v in value]
     raise TypeError(f"no plain form for {type(value).__name__}")
 
 
@@ -79,7 +83,7 @@ def api_url(kind: str, item_id: str) -> str:
 
 def run_record(run: Run) -> dict:
     """A measured run with its source, as data/measured/llama-cpp.tsv has it (``line`` aside)."""
-    return {f.name: plain(getattr(run, f.name)) for f in dataclasses.fields(run) if f.name != "line"}
+    return {f.name: plain(getattr(run, f.name), None) for f in dataclasses.fields(run) if f.name != "line"}
 
 
 @dataclass(frozen=True)
@@ -133,9 +137,9 @@ def settings_record(figures: ModelFigures) -> dict:
 
 def model_fields(model: Model) -> dict:
     """The model's record: its catalogue fields (those it has) and what the estimator reads of it."""
-    fields = {f.name: plain(getattr(model, f.name)) for f in dataclasses.fields(model)
+    fields = {f.name: plain(getattr(model, f.name), None) for f in dataclasses.fields(model)
               if f.name not in MODEL_FIELDS_LEFT_OUT and getattr(model, f.name) not in (None, ())}
-    return {**fields, **{k: plain(v) for k, v in model_data(model).items() if v is not None}}
+    return {**fields, **{k: plain(v, None) for k, v in model_data(model).items() if v is not None}}
 
 
 def device_fields(card: Card, budget: MemoryBudget | None) -> dict:
@@ -143,8 +147,10 @@ def device_fields(card: Card, budget: MemoryBudget | None) -> dict:
     extra = {"system_memory_gb": card.system_memory_gb, "usable_share": card.usable_share,
              "shares": card.shares, "raise_method": card.raise_method, "source": card.source,
              "checked": card.checked}
-    return {**{k: plain(v) for k, v in card_data(card, budget).items() if v is not None},
-            **{k: plain(v) for k, v in extra.items() if v not in (None, ())}}
+    # Figures as recorded; the budget and the raised limit, worked out, rounded as the estimates are.
+    return {**{k: plain(v, DIGITS if k in ("budget_gb", "raised") else None)
+               for k, v in card_data(card, budget).items() if v is not None},
+            **{k: plain(v, None) for k, v in extra.items() if v not in (None, ())}}
 
 
 def model_record(table: EstimateTable, catalogue: Catalogue, model: Model) -> dict:

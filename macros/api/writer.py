@@ -63,8 +63,8 @@ def api_records(table: EstimateTable, catalogue: Catalogue, settings: Settings, 
     models = [m for m in catalogue.models if not only or m.id in only]
     cards = [c for c in catalogue.cards if not only or c.id in only]
     shown = Catalogue(tuple(cards), tuple(models))
-    files = {"schemas": "/" + SCHEMA_PATH, "pairs_csv": "/" + PAIRS_CSV, "runs_csv": "/" + RUNS_CSV,
-             "llms_txt": "/llms.txt"}
+    files = {**{f"schema_{name}": "/" + SCHEMA_PATH.format(name=name) for name in schema.SCHEMA_NAMES},
+             "pairs_csv": "/" + PAIRS_CSV, "runs_csv": "/" + RUNS_CSV, "llms_txt": "/llms.txt"}
     out = [checked(f"{records.API_ROOT}/models/{m.id}.json", records.model_record(table, catalogue, m), "model")
            for m in models]
     out += [checked(f"{records.API_ROOT}/devices/{c.id}.json",
