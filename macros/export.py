@@ -205,12 +205,17 @@ def script_safe_json(value, **dumps_options) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def write_site_data(site_dir: Path, data: dict) -> Path:
-    """Write the asset once for the whole site (every language reads the same file)."""
-    path = Path(site_dir) / ASSET_PATH
+def write_json(site_dir: Path, relative: str, data) -> Path:
+    """One JSON file of the built site, compact and script-safe (the calculator's assets, the open data)."""
+    path = Path(site_dir) / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(script_safe_json(data, separators=(",", ":")), encoding="utf-8")
     return path
+
+
+def write_site_data(site_dir: Path, data: dict) -> Path:
+    """Write the asset once for the whole site (every language reads the same file)."""
+    return write_json(site_dir, ASSET_PATH, data)
 
 
 # ---------------------------------------------------------------- one page
@@ -357,7 +362,4 @@ def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict
 
 
 def write_card_labels(site_dir: Path, language: str, labels: dict) -> Path:
-    path = Path(site_dir) / CARD_LABELS_PATH.format(language=language)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(script_safe_json(labels, separators=(",", ":")), encoding="utf-8")
-    return path
+    return write_json(site_dir, CARD_LABELS_PATH.format(language=language), labels)

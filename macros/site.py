@@ -25,6 +25,8 @@ from xml.sax.saxutils import escape as xml_escape
 from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import escape
 
+from .api.open_data import load_open_data
+from .api.writer import write_open_data
 from .catalogue import load_catalogue, load_portal
 from .errors import DataError
 from .estimator import load_settings
@@ -145,6 +147,7 @@ def check_settings(config) -> None:
         raise DataError("environment", "TPS_CALIBRATION", "one of " + ", ".join(settings.calibrations)
                         + " (data/estimator.yaml), or empty for the default", calibration)
     catalogue = load_catalogue()
+    load_open_data(catalogue)  # the moved ids, licence and citation, before anything is written
     unknown = [i for i in preview_ids() if i not in catalogue.models_by_id and i not in catalogue.cards_by_id]
     if unknown:
         raise DataError("environment", "TPS_PREVIEW", "model or card ids separated by commas "
@@ -290,8 +293,8 @@ def finish_page(output: str, page, config) -> str:
 
 
 def finish_site(config) -> None:
-    """After the last language: the calculator's data (once for all languages), a search index per
-    language, and a sitemap with alternates."""
+    """After the last language: the calculator's data (once for all languages), the open data
+    (macros/api/), a search index per language, and a sitemap with alternates."""
     i18n = config.plugins.get("i18n")
     if getattr(i18n, "building", False):
         return  # a nested language build; the outer build finishes the site
@@ -300,6 +303,14 @@ def finish_site(config) -> None:
     for language in LANGUAGES:
         r = renderer(language, calibration_name(config))
         write_card_labels(site_dir, language, card_labels(r.phrases, r.catalogue, r.confidence))
+    r = renderer(DEFAULT_LANGUAGE, calibration_name(config))
+    try:
+        write_open_data(site_dir, r.table, r.catalogue, r.settings, load_open_data(r.catalogue),
+                        config.site_url or "", preview_ids())
+    except DataError as error:
+        from mkdocs.exceptions import PluginError
+
+        raise PluginError(f"TPS Atlas: {error}") from None
     split_search_index(site_dir)
     write_sitemap(site_dir, config.site_url or "")
 
