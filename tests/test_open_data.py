@@ -207,3 +207,18 @@ def test_a_hostile_catalogue_entry_stops_the_build_and_no_api_file_carries_it(tm
 def test_the_open_data_adds_at_most_15_percent_to_the_published_site(full_site):
     total, api = site_sizes(full_site)
     assert api > 0 and api / (total - api) <= 0.15, f"the open data is {api:,} of {total:,} bytes"
+
+
+def test_a_machine_that_runs_a_model_with_its_gpu_limit_raised_says_so_in_the_api(catalogue, settings, estimates):
+    """The raised run the pages word ("on Linux, with the limit raised to …") is in the pair record, valid."""
+    small = Catalogue((catalogue.card("amd-ryzen-ai-max-plus-395-128gb"), catalogue.card("geforce-rtx-4090")),
+                      (catalogue.model("qwen3-235b-a22b"),))
+    table = EstimateTable(small.models, small.cards, settings, estimates.calibration)
+    files = dict(api_records(table, small, settings, load_open_data(catalogue)))
+    record = json.loads(script_safe_json(files["api/v1/models/qwen3-235b-a22b.json"]))
+    pair = record["devices"]["amd-ryzen-ai-max-plus-395-128gb"]
+    verdict = table.verdict("qwen3-235b-a22b", small.card("amd-ryzen-ai-max-plus-395-128gb"))
+    assert pair["kind"] == "none" and pair["raised"]["os"] == "Linux" and pair["raised"]["quant"] == "Q3_K_M"
+    assert pair["raised"]["tok_s"] == round(verdict.raised.estimate.tok_s, 2)
+    model = {"$ref": "#/$defs/model", "$defs": schema.definitions()["$defs"]}
+    assert schema.problems(record, model) == []

@@ -36,7 +36,7 @@ API_VERSION = 1
 API_ROOT = "api/v1"
 DIGITS = 2
 # The verdict's fields the pair gives flat (the device is the pair's key).
-FLAT_FIELDS = frozenset({"card", "estimate", "shortfall", "reason"})
+FLAT_FIELDS = frozenset({"card", "estimate", "shortfall", "reason", "raised"})
 # Model fields the API leaves out: where the record is filed, what a draft still lacks, and the
 # layout of another calibration (the figures are worked out with ``architecture``).
 MODEL_FIELDS_LEFT_OUT = frozenset({"file", "gaps", "calibrated_architecture"})
@@ -104,6 +104,11 @@ def pair_record(context: PairContext, card: Card, with_command: bool = True) -> 
     if isinstance(v, NoRun):
         record.update(fit="none", quant=v.shortfall.quant_name, need_gb=plain(v.shortfall.need_gb),
                       reason=v.reason.value)
+        if v.raised:  # what the machine runs once its GPU limit is raised, as the pages word it
+            r = v.raised
+            record["raised"] = {"os": r.limit.os, "method": r.limit.method, "limit_gb": plain(r.limit.budget_gb),
+                                "quant": r.estimate.quant.name, "need_gb": plain(r.estimate.need_gb),
+                                "tok_s": plain(r.estimate.tok_s)}
     else:
         e = v.estimate
         record.update(fit=e.fit, quant=e.quant.name, need_gb=plain(e.need_gb), tok_s=plain(e.tok_s),
