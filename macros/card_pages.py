@@ -11,7 +11,7 @@ from .catalogue import Card, Catalogue, Model, Portal
 from .figures import EstimateTable, NearestMiss
 from .estimator import Fit
 from .model_page import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
-from .data_text import english
+from .data_text import device_os, english
 from .names import card_name
 from .phrases import N_, NP_, Phrases
 from .offload_pages import OffloadCardRow, card_offload_intro, card_offload_rows
@@ -148,7 +148,8 @@ class CardPageBuilder:
 
     def shares(self, c: Card) -> list[tuple[str, str, Markup]]:
         """(OS, share, source) of each OS whose share differs."""
-        return [(s.os, self.f.percent(s.share), english(linked(s.source), self.p.language)) for s in c.shares]
+        return [(device_os(self.p, s.os), self.f.percent(s.share), english(linked(s.source), self.p.language))
+                for s in c.shares]
 
     def raise_text(self, c: Card) -> Markup | None:
         """How to give the GPU more of the system memory (the sentence per method is in the catalogue)."""
