@@ -82,7 +82,8 @@ def test_every_card_and_small_counts_in_words(catalogue, settings, seed, base_ca
     assert en.fastest_title == "The three fastest GPUs for Llama 3.2 1B"
     assert fr.fastest_title == "Les trois GPU les plus rapides pour Llama 3.2 1B"
     # Small counts in words, in the gender of the language's word for a card.
-    assert "Sur les trois cartes qui l’accueillent, trois atteignent" in words(a for _, a in fr.faq)
+    # All three reach reading speed: not "of the three that hold it, three reach it".
+    assert "Les trois cartes qui l’accueillent atteignent toutes la vitesse de lecture" in words(a for _, a in fr.faq)
 
 
 def test_no_card_states_the_shortfall_against_the_usable_memory(catalogue, settings, seed, base_card):

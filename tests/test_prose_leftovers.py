@@ -168,7 +168,7 @@ def peers_page(catalogue, settings, seed, base_card):
 @pytest.mark.parametrize("language, said", [
     ("en", "We track three other cards with 24 GB. Of these, two have more memory bandwidth"),
     ("nl", "Daarvan hebben er twee een hogere geheugenbandbreedte"),
-    ("fr", "Parmi elles, deux ont une bande passante mémoire supérieure"),
+    ("fr", "Parmi eux, deux ont une bande passante mémoire supérieure"),
     ("de", "Davon haben zwei mehr Speicherbandbreite"),
 ])
 def test_the_card_page_counts_faster_peers_in_words(peers_page, language, said):
@@ -260,12 +260,13 @@ def test_a_few_measured_speeds_are_counted_in_words(language, one, two):
 
 
 @pytest.mark.parametrize("language, one, two", [
-    ("de", "Herausgeber ist die Tsinghua-Universität", "Herausgeber sind Mistral AI und NVIDIA"),
+    ("de", "entwickelt hat es die Tsinghua-Universität", "entwickelt haben es Mistral AI und NVIDIA"),
     ("fr", "par l’université Tsinghua, dont le siège est en Chine",
      "par Mistral AI et NVIDIA, dont les sièges sont en France et aux États-Unis"),
 ])
 def test_two_makers_take_a_plural_verb(catalogue, settings, seed, base_card, language, one, two):
-    # „Herausgeber ist Mistral AI und NVIDIA“ gave two publishers a singular verb.
+    # „Herausgeber ist Mistral AI und NVIDIA“ gave two publishers a singular verb (and „Herausgeber“ is a
+    # publishing term: „entwickelt hat es“, de review #50).
     single = model_page(catalogue, settings, seed, "glm-130b", [base_card], language)
     double = model_page(catalogue, settings, seed, "mistral-nemo-12b", [base_card], language)
     assert one in plain(single.about[0]) and two in plain(double.about[0]), (single.about[0], double.about[0])

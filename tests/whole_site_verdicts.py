@@ -164,6 +164,9 @@ class Checker:
                                   "tokens per second.", "Of the {fit_count} cards that hold it, {count} reach "
                                   "reading speed, about ten tokens per second."), reading,
                                  fit_count=self.f.count_words(fit, feminine=True))
+            if reading == fit:
+                said = plain(str(self.p.t("All {fit_count} cards that hold it reach reading speed, about ten tokens "
+                                          "per second.", fit_count=self.f.count_words(fit, feminine=True))))
             if said not in text:
                 out.append(f"the reading-speed count is not the {reading} rows shown at {self.f.tok_s(10)} or more")
         if 0 < fit <= FEW_DEVICES and self.second_card and self.second_card in text:
