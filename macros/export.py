@@ -330,8 +330,8 @@ CARD_NONE_FIT = N_("None of the models we track fits on it at these settings.")
 # the GeForce RTX 4090 alone but run with part of them in system memory, worked out for 128 GB of 2-channel
 # DDR5-6000 (96.0 GB/s). ..."
 CARD_OFFLOAD_INTRO_CHOSEN = N_("These models do not fit on the {card} alone but run with part of them in system "
-                               "memory, worked out for {ram_size} of {ram_kind} ({ram_bandwidth}). Mixtures of "
-                               "experts stay usable; dense models slow to a crawl.")
+                               "memory, worked out for {ram_size} of {ram_kind} ({ram_bandwidth}). The more "
+                               "of a model sits in RAM, the slower it runs.")
 
 
 def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict:

@@ -37,7 +37,7 @@ from .render import Renderer, ui_settings
 DEFAULT_LANGUAGE = "en"
 # Hand-made pages (docs/en/*.md): their titles are phrases like any other.
 PAGE_TITLES = {
-    "index.md": (N_("Which GPU runs which open-weight model, and how fast"),
+    "index.md": (N_("Which GPU runs which open-weight model, and how fast?"),
                  N_("Every open-weight language model against every graphics card: memory needed, speed and fit.")),
     "models.md": (N_("All models"), N_("Every open-weight model we track, with the cards that run it.")),
     "cards.md": (N_("All cards"), N_("Every graphics card and machine we track, by vendor and memory size.")),

@@ -184,18 +184,27 @@ class Checker:
                 out.append(f"no count equal to the table's {fit} rows")
         reading = sum(self.speed(r.tok_s) >= self.settings.reading_speed_tok_s for r in rows if r.fit != "offload")
         if reading and fit > 1:
-            said = self.in_words(("Of these, {count} card reaches reading speed, about ten tokens per second.",
-                                  "Of these, {count} cards reach reading speed, about ten tokens per second."), reading)
+            said = self.in_words(("Of the {fit_count} cards that hold it, {count} reaches reading speed, about ten "
+                                  "tokens per second.", "Of the {fit_count} cards that hold it, {count} reach "
+                                  "reading speed, about ten tokens per second."), reading,
+                                 fit_count=self.f.count_words(fit, feminine=True))
+            if reading == fit:
+                said = plain(str(self.p.t("All {fit_count} cards that hold it reach reading speed, about ten tokens "
+                                          "per second.", fit_count=self.f.count_words(fit, feminine=True))))
             if said not in text:
                 out.append(f"the reading-speed count is not the {reading} rows shown at {self.f.tok_s(10)} or more")
         if 0 < fit <= FEW_DEVICES and self.second_card and self.second_card in text:
             out.append(f"'a second card would not help' where {fit} devices hold it")
         return out
 
-    def in_words(self, forms: tuple[str, str], count: int) -> str:
-        """A count sentence as the model page words it (small counts in words, in a card's gender)."""
-        text = self.p.catalogue.ngettext(forms[0], forms[1], count)
-        return plain(text.replace("{count}", self.f.count_words(count, feminine=True)))
+    def in_words(self, forms: tuple[str, str], count: int, **others: str) -> str:
+        """A count sentence as the model page words it (small counts in words, in a card's gender);
+        ``others``: the values of its other placeholders."""
+        text = self.p.catalogue.ngettext(forms[0], forms[1], count).replace("{count}",
+                                                                           self.f.count_words(count, feminine=True))
+        for name, value in others.items():
+            text = text.replace("{" + name + "}", value)
+        return plain(text)
 
     def speed(self, shown: str) -> float:
         """A speed as the table shows it ("10.0 tok/s", "1.234 tok/s"), read back as a number."""

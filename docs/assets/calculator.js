@@ -820,7 +820,7 @@
 
   function headRow(headers, confidence, speedColumn) {
     return "<thead><tr>" + headers.map(function (h, i) {
-      return '<th scope="col">' + escapeHtml(h) + (i === speedColumn ? " <small>" + escapeHtml(confidence) + "</small>" : "") +
+      return '<th scope="col">' + escapeHtml(h) + (i === speedColumn ? " <small>(" + escapeHtml(confidence) + ")</small>" : "") +
         "</th>";
     }).join("") + "</tr></thead>";
   }

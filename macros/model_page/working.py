@@ -60,10 +60,10 @@ WORKING_CLASS_LINES = (
     # {overhead} is fixed milliseconds per token. Example: "Memory bandwidth
     # 5,325 GB/s. Cards of the class “” reach about 46.1% of it and spend 0.00
     # ms per token on fixed costs (kernel launches, synchronisation,
-    # sampling); both fitted on measured llama.cpp runs."
+    # sampling); both fitted to measured llama.cpp runs."
     N_("Memory bandwidth {bandwidth}. Cards of the class “{speed_class}” reach about {efficiency} of it and "
        "spend {overhead} ms per token on fixed costs (kernel launches, synchronisation, sampling); both "
-       "fitted on measured llama.cpp runs."),
+       "fitted to measured llama.cpp runs."),
     # TRANSLATORS: {backend} is a llama.cpp backend (CUDA, ROCm, Vulkan,
     # Metal, SYCL). Example: "These figures are for llama.cpp's Vulkan
     # backend; on the same card another backend can be faster or slower."
@@ -79,10 +79,10 @@ WORKING_CLASS_LINES = (
        "so about {tok_s}."),
     # TRANSLATORS: {prompt_tok_s} is prompt processing speed; {context} is the
     # context length in tokens; {ttft} is time to the first token. Example:
-    # "Reading the prompt is bound by compute: about , so a prompt of 4,096
-    # tokens takes about  before the first token appears."
-    N_("Reading the prompt is bound by compute: about {prompt_tok_s}, so a prompt of {context} tokens "
-       "takes about {ttft} before the first token appears."),
+    # "Prompt processing is bound by compute: about 9,410 tok/s. With a prompt
+    # of 4,096 tokens, the first token appears after about 0.44 s."
+    N_("Prompt processing is bound by compute: about {prompt_tok_s}. With a prompt of {context} tokens, the "
+       "first token appears after about {ttft}."),
     # TRANSLATORS: {weights} is memory of the weights; {kv} is memory of the
     # KV cache; {buffer} is compute buffer memory; {need} is memory needed;
     # {vram} is the card's memory. Example: "Memory: weights 78.6 GB + KV
