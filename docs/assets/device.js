@@ -137,7 +137,20 @@
       inner.insertBefore(headerButton, search);
     }
     headerButton.setAttribute("aria-expanded", "false");
-    headerButton.setAttribute("aria-controls", "tps-device-panel");
+    headerButton.addEventListener("click", function () { togglePanel(!panel || panel.hidden); });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && panel && !panel.hidden) { togglePanel(false); headerButton.focus(); }
+    });
+    // A click elsewhere closes the panel (but not the click on "Change" that opened it).
+    document.addEventListener("click", function (event) {
+      if (panel && !panel.hidden && !panel.contains(event.target) && !headerButton.contains(event.target) &&
+          !(event.target.closest && event.target.closest(".tps-link-button"))) togglePanel(false);
+    });
+    labelHeader();
+  }
+
+  // The panel is made when first opened: a page that never opens it adds nothing to its body.
+  function makePanel() {
     panel = document.createElement("div");
     panel.id = "tps-device-panel";
     panel.className = "tps-device-panel";
@@ -147,27 +160,23 @@
     panel.innerHTML = pickerHtml("tps-device-search") +
       '<p class="tps-device-forget"><button type="button" class="md-button">' + escapeHtml(ui.forget) + "</button></p>";
     document.body.appendChild(panel);
+    headerButton.setAttribute("aria-controls", "tps-device-panel");
     wirePicker(panel);
-    headerButton.addEventListener("click", function () { togglePanel(panel.hidden); });
     panel.querySelector(".tps-device-forget button").addEventListener("click", function () {
       remember("");
       pairCard = "";
       togglePanel(false);
       refresh();
     });
-    document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && !panel.hidden) { togglePanel(false); headerButton.focus(); }
-    });
-    // A click elsewhere closes the panel (but not the click on "Change" that opened it).
-    document.addEventListener("click", function (event) {
-      if (!panel.hidden && !panel.contains(event.target) && !headerButton.contains(event.target) &&
-          !(event.target.closest && event.target.closest(".tps-link-button"))) togglePanel(false);
-    });
-    labelHeader();
+    panel.querySelector(".tps-device-forget").hidden = !stored();
   }
 
   function togglePanel(open) {
-    if (!panel) return;
+    if (!headerButton) return;
+    if (!panel) {
+      if (!open) return;
+      makePanel();
+    }
     panel.hidden = !open;
     headerButton.setAttribute("aria-expanded", open ? "true" : "false");
     if (open) panel.querySelector("input").focus();
@@ -178,9 +187,10 @@
     var d = data ? device() : null;
     headerButton.classList.toggle("tps-device-none", !d);
     headerButton.title = d ? d.name : ui.choose;
-    headerButton.innerHTML = '<span class="tps-device-caption">' + escapeHtml(ui.my_device) + "</span> " +
+    var label = '<span class="tps-device-caption">' + escapeHtml(ui.my_device) + "</span> " +
       '<span class="tps-device-name">' + escapeHtml(d ? d.name : ui.choose) + "</span>";
-    panel.querySelector(".tps-device-forget").hidden = !stored();
+    if (headerButton.innerHTML !== label) headerButton.innerHTML = label;  // the HTML's own, until a device is chosen
+    if (panel) panel.querySelector(".tps-device-forget").hidden = !stored();
   }
 
   function choose(id) {
