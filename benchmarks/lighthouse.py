@@ -1,6 +1,6 @@
 """Lighthouse's mobile scores of one page of each kind, in each language.
 
-    python3 benchmarks/lighthouse.py [--site DIR] [--runs 3] [--only TEXT] [--check]
+    python3 benchmarks/lighthouse.py [--site DIR] [--runs 3] [--only REGEX] [--check]
 
 Lighthouse (pinned in package.json, installed from package-lock.json by ``npm ci``: ``bash
 scripts/test`` does it) drives Debian's Chromium (``CHROME_PATH``, default /usr/bin/chromium)
@@ -26,6 +26,7 @@ import http.server
 import io
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -122,7 +123,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--site", type=Path, help="a built site (default: build a preview of the pages measured)")
     parser.add_argument("--runs", type=int, default=3, help="runs per page; the median is printed (default 3)")
-    parser.add_argument("--only", default="", help="only the pages whose address contains this text")
+    parser.add_argument("--only", default="", help="only the pages whose address (without the leading /) "
+                                                   "matches this regular expression, e.g. '^(nl/)?models/'")
     parser.add_argument("--check", action="store_true", help="exit with status 1 unless every page meets the goals")
     args = parser.parse_args()
     chrome = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
@@ -140,7 +142,7 @@ def main() -> int:
         httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(GzipHandler, directory=str(site)))
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{httpd.server_address[1]}/"
-        pages = [language + page for language in LANGUAGES for page in PAGES if args.only in language + page]
+        pages = [language + page for language in LANGUAGES for page in PAGES if re.search(args.only, language + page)]
         print(f"Lighthouse mobile preset, median of {args.runs} run(s) per page; load average before: "
               f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         print("| page | perf | a11y | best pr. | SEO | LCP s | CLS | TBT ms | failed audits |")
