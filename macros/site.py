@@ -31,6 +31,7 @@ from .catalogue import load_catalogue, load_portal
 from .errors import DataError
 from .estimator import load_settings
 from .export import card_labels, site_data, write_card_labels, write_site_data
+from .page_shell import device_button, finish_shell
 from .phrases import LANGUAGES, N_, Phrases
 from .render import Renderer, ui_settings
 
@@ -284,6 +285,9 @@ def finish_page(output: str, page, config) -> str:
                             else r.render_card_tables(match.group(2)), output)
     # Every page's header offers "My device": its words go before the scripts that read them.
     output = output.replace('<script id="__config"', str(r.ui_script()) + '<script id="__config"', 1)
+    # The same words as the header button device.js labels (macros/ui.py: my_device, choose).
+    output = finish_shell(output, device_button(r.phrases.gettext("My device"),
+                                                r.phrases.gettext("Choose your GPU or machine")))
     prefix = language_prefix(r.phrases.language)
     if prefix:
         # With the trailing slash: material resolves "search/search_index.json" against this base.

@@ -205,6 +205,23 @@ def whole_site_problems(full_site, builds_pool) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
+def built_site(request):
+    """The preview site (the session's build), or TPS_BROWSER_SITE: a site built beforehand, e.g. a
+    preview with the pages the browser tests open, while working on the pages' scripts."""
+    prebuilt = os.environ.get("TPS_BROWSER_SITE")
+    return Path(prebuilt) if prebuilt else request.getfixturevalue("site")
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's browser script, from node_modules (package-lock.json; ``bash scripts/test`` runs npm ci)."""
+    path = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+    if not path.is_file():
+        pytest.skip(f"{path} is missing: run `npm ci` (bash scripts/test does)")
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium, headless, once per browser test module (tests/test_browser.py has its
     path and switches; screenshots go to test-output/)."""

@@ -17,7 +17,7 @@ from macros.offload import load_ram
 from macros.offload_pages import offload_detail
 from macros.phrases import Phrases
 
-from .test_browser import (CHROMIUM, OUTPUT, address, built_site, context,  # noqa: F401 (fixtures)
+from .test_browser import (CHROMIUM, OUTPUT, address, context,  # noqa: F401 (fixtures)
                            open_page, server, show_all, table_rows)
 
 pytestmark = [pytest.mark.browser,

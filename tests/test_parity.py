@@ -276,7 +276,7 @@ def built_page_parts(site: Path, language: str, model_id: str) -> dict:
     page = page_path(site, language, "models", model_id).read_text(encoding="utf-8")
     labels = json.loads(re.search(r'<script type="application/json" class="tps-calculator">(.*?)</script>',
                                   page).group(1))
-    tbody = re.search(r'<table class="tps-table[^"]*" data-model="[^"]+">.*?<tbody>(.*?)</tbody>', page, re.S)
+    tbody = re.search(r'<table class="tps-table[^"]*" data-model="[^"]+"[^>]*>.*?<tbody>(.*?)</tbody>', page, re.S)
     start = page.index('<div class="tps-tiles">') + len('<div class="tps-tiles">')
     tiles = page[start:page.index("\n</div>", start) + 1]
     return {"labels": labels, "rows_html": tbody.group(1) if tbody else None, "tiles_html": tiles,
@@ -306,7 +306,7 @@ def test_data_is_written_once_for_the_whole_site(site, catalogue, settings):
     assert written["calibration"] == "seed"  # the calibration the site was built with
     for language, depth in (("en", "../../"), ("nl", "../../../")):
         page = page_path(site, language, "models", "glm-130b").read_text(encoding="utf-8")
-        assert f'<script src="{depth}assets/calculator.js"></script>' in page
+        assert f'<script src="{depth}assets/calculator.js" defer></script>' in page
 
 
 def test_js_offload_matches_python(exported, extended, settings):

@@ -1119,13 +1119,24 @@
       return noFit;
     }
 
-    // Rows that have a worked example open it from the keyboard too, and say whether it is open.
+    // Rows that have a worked example open it from the keyboard too, and say whether it is open:
+    // their first cell (the fit) becomes a button that carries the state (a table row itself may
+    // not, outside a tree grid).
     function decorate(rows) {
       rows.forEach(function (row) {
-        if (!row.hasAttribute("data-card") || row.querySelector(".tps-fit-none") || row.hasAttribute("tabindex")) return;
-        row.tabIndex = 0;
-        row.setAttribute("aria-expanded", "false");
+        if (!row.hasAttribute("data-card") || row.querySelector(".tps-fit-none") || row.querySelector(".tps-row-toggle")) return;
+        var cell = row.cells[0], button = document.createElement("button");
+        button.type = "button";
+        button.className = "tps-row-toggle";
+        button.setAttribute("aria-expanded", "false");
+        while (cell.firstChild) button.appendChild(cell.firstChild);
+        cell.appendChild(button);
       });
+    }
+
+    function setExpanded(row, open) {
+      var button = row.querySelector(".tps-row-toggle");
+      if (button) button.setAttribute("aria-expanded", open ? "true" : "false");
     }
 
     // A long table shows its first rows and a button for the rest; ``total`` rows in all.
@@ -1251,7 +1262,7 @@
       var next = row.nextElementSibling;
       if (next && next.classList.contains("tps-working-row")) {
         next.remove();
-        row.setAttribute("aria-expanded", "false");
+        setExpanded(row, false);
         return;
       }
       var state = current();
@@ -1264,20 +1275,14 @@
       extra.className = "tps-working-row";
       extra.innerHTML = '<td colspan="' + row.cells.length + '">' + workingHtml(data, labels, f, e, state.kv) + "</td>";
       row.insertAdjacentElement("afterend", extra);
-      row.setAttribute("aria-expanded", "true");
+      setExpanded(row, true);
     }
 
-    // A click on a row (or Enter, Space on it) shows how its figure was worked out (again: hides it).
+    // A click on a row (or on its button, by Enter or Space) shows how its figure was worked out
+    // (again: hides it).
     page.addEventListener("click", function (event) {
       var row = event.target.closest && event.target.closest("table.tps-table tbody tr[data-card]");
       if (row && !event.target.closest("a")) toggleWorking(row);
-    });
-    page.addEventListener("keydown", function (event) {
-      var row = event.target;
-      if ((event.key === "Enter" || event.key === " ") && row.matches && row.matches("table.tps-table tbody tr[data-card]")) {
-        event.preventDefault();
-        toggleWorking(row);
-      }
     });
     more.addEventListener("click", function () {
       showAll = true;
