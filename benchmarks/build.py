@@ -13,6 +13,8 @@ The bare pages are prose under headings. (Table markup is far slower for MkDocs'
 Markdown and search: 200 pages of 60 KB take about 4x longer as tables than as prose.
 Our card tables go into the pages after Markdown and search, so prose is the fair match.)
 
+The site's size counts every file it writes; the open data's share is that of /api/ and /llms.txt
+(issue 30 holds it to 15 % on top of the rest).
 Peak memory is the largest resident size of the build process (getrusage of children).
 The last line holds the figures as key=value pairs, for CI to keep.
 """
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.support import project_copy  # noqa: E402
+from tps_atlas.web.api.writer import site_sizes  # noqa: E402
 
 QUICK_MODELS = project_copy.KEEP_MODELS
 QUICK_CARD_SAMPLE = project_copy.CARD_SAMPLE
@@ -135,6 +138,7 @@ def main() -> None:
         largest = max(zip(sizes, relative, strict=True))
         largest_model = max(((s, r) for r, s in zip(relative, sizes, strict=True) if is_model_page(r)),
                             default=(0, None))
+        site_bytes, api_bytes = site_sizes(site)
         index = site / "search" / "search_index.json"
         index_mb = index.stat().st_size / 1e6 if index.exists() else 0.0
         all_indexes = sum(p.stat().st_size for p in site.rglob("search_index.json"))
@@ -160,6 +164,9 @@ def main() -> None:
         print(f"build: {build_s:.1f} s, {total / build_s:.0f} pages/s, peak memory {peak_mb:.0f} MB")
         print(f"search index: {index_mb:.2f} MB (site/search/search_index.json), "
               f"{all_indexes / 1e6:.2f} MB over all languages")
+        print(f"site: {site_bytes / 1e6:.1f} MB in all; the open data (/api/, /llms.txt) {api_bytes / 1e6:.1f} MB, "
+              f"{100 * api_bytes / site_bytes:.1f} % of it, {100 * api_bytes / (site_bytes - api_bytes):.1f} % "
+              "on top of the rest")
         print(f"HTML page: median {kb(statistics.median(sizes))}, largest {kb(largest[0])} ({largest[1]})")
         if model_sizes:
             print(f"model page: median {kb(statistics.median(model_sizes))}, "
@@ -171,7 +178,8 @@ def main() -> None:
         if args.keep:
             print(f"kept {work}")
         print(f"pages={total} build_s={build_s:.1f} ratio={build_s / bare_s:.2f} peak_mb={peak_mb:.0f} "
-              f"index_mb={index_mb:.2f} max_model_page_kb={largest_model[0] / 1024:.1f}")
+              f"index_mb={index_mb:.2f} max_model_page_kb={largest_model[0] / 1024:.1f} "
+              f"site_mb={site_bytes / 1e6:.1f} api_mb={api_bytes / 1e6:.1f}")
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -13,6 +13,7 @@ from tps_atlas.catalogue.load import load_catalogue
 from tps_atlas.estimate.settings import load_settings
 
 from tests.support.browser import new_context, serving
+from tests.support.paths import ROOT
 from tests.support.session import (EARLY_BUILDS, PREVIEW_CARDS, PREVIEW_MODELS, default_estimates, early_builds,
                                    run_tps_atlas, uses)
 
@@ -180,6 +181,23 @@ def whole_site_problems(full_site, builds_pool) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
+def built_site(request):
+    """The preview site (the session's build), or TPS_BROWSER_SITE: a site built beforehand, e.g. a
+    preview with the pages the browser tests open, while working on the pages' scripts."""
+    prebuilt = os.environ.get("TPS_BROWSER_SITE")
+    return Path(prebuilt) if prebuilt else request.getfixturevalue("site")
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's browser script, from node_modules (package-lock.json; ``bash scripts/test`` runs npm ci)."""
+    path = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+    if not path.is_file():
+        pytest.skip(f"{path} is missing: run `npm ci` (bash scripts/test does)")
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium, headless, once per browser test module (tests/support/browser.py has its
     path and switches; screenshots go to test-output/)."""
@@ -201,20 +219,24 @@ def tps_atlas():
     return run_tps_atlas
 
 
-@pytest.fixture(scope="module")
-def built_site(request):
-    """The whole site (the session's build), or TPS_BROWSER_SITE: a site built beforehand, e.g. a
-    preview with the pages these tests open, while working on the pages' scripts."""
-    prebuilt = os.environ.get("TPS_BROWSER_SITE")
-    return Path(prebuilt) if prebuilt else request.getfixturevalue("site")
 
 @pytest.fixture(scope="module")
 def server(built_site):
     with serving(built_site) as address:
         yield address
 
+
 @pytest.fixture
 def context(browser, server):
     context = new_context(browser, server)
     yield context
     context.close()
+
+
+@pytest.fixture(scope="session")
+def site_phrases(settings):
+    """The phrases a built page of a language uses: memory in the unit of the calibration it was built
+    with (default: the site's; GiB under the memory budget), so a figure formatted here is the page's."""
+    from tps_atlas.i18n.phrases import Phrases
+
+    return lambda language, calibration=None: Phrases(language, memory=settings.calibration(calibration).memory_unit)

@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.full, pytest.mark.skipif(NODE is None, reason="node is
 UI = re.compile(r'<script type="application/json" id="tps-ui">(.*?)</script>', re.S)
 LABELS = re.compile(r'<script type="application/json" class="tps-calculator">(.*?)</script>', re.S)
 ANSWER = re.compile(r'<div class="tps-mydevice" data-model="([^"]+)" data-name="([^"]*)"')
-TABLE = re.compile(r'<table class="tps-table[^"]*" data-model="[^"]+">.*?<tbody>(.*?)</tbody>', re.S)
+TABLE = re.compile(r'<table class="tps-table[^"]*" data-model="[^"]+"[^>]*>.*?<tbody>(.*?)</tbody>', re.S)
 ROW_FIT = {"comfortable": ("fits", "comfortable"), "tight": ("fits", "tight"), "offload": ("offload", None)}
 
 

@@ -275,10 +275,11 @@ def test_a_row_shows_how_its_figure_was_worked_out(context, server):
     """A click on a row opens its worked example, in the page's language; a second click closes it."""
     page = open_page(context, f"{server}nl/models/glm-130b/")
     row = page.locator("table.tps-table tbody tr[data-card='h100-nvl-94gb']")
-    assert row.get_attribute("aria-expanded") == "false"
+    toggle = row.locator("button.tps-row-toggle")  # the row's state, announced on its first cell
+    assert toggle.get_attribute("aria-expanded") == "false"
     row.locator("td").first.click()
     working = page.locator("tr.tps-working-row")
-    assert working.count() == 1 and row.get_attribute("aria-expanded") == "true"
+    assert working.count() == 1 and toggle.get_attribute("aria-expanded") == "true"
     text = working.inner_text()
     dutch = Phrases("nl")
     h100 = card_name(load_catalogue().card("h100-nvl-94gb"), "nl")  # "de H100 NVL 94 GB" where the phrase asks
@@ -452,12 +453,12 @@ def test_keyboard_and_invalid_context(context, server):
     page.focus("input[name=search]")
     assert page.eval_on_selector("input[name=search]", "e => getComputedStyle(e).outlineStyle") != "none"
     # A row opens and closes its worked example from the keyboard.
-    row = page.locator("table.tps-table tbody tr[data-card]").first
-    row.focus()
+    toggle = page.locator("table.tps-table tbody tr[data-card] button.tps-row-toggle").first
+    toggle.focus()
     page.keyboard.press("Enter")
-    assert row.get_attribute("aria-expanded") == "true" and page.locator("tr.tps-working-row").count() == 1
+    assert toggle.get_attribute("aria-expanded") == "true" and page.locator("tr.tps-working-row").count() == 1
     page.keyboard.press(" ")
-    assert row.get_attribute("aria-expanded") == "false" and page.locator("tr.tps-working-row").count() == 0
+    assert toggle.get_attribute("aria-expanded") == "false" and page.locator("tr.tps-working-row").count() == 0
 
 
 @pytest.mark.parametrize("path", ["models/llama-3.2-1b/", "cards/geforce-rtx-4090/", "de/models/glm-130b/"])

@@ -20,7 +20,7 @@ from tps_atlas.i18n.phrases import Phrases
 from tps_atlas.pages.card import context_limit
 from tps_atlas.pages.figures import model_figures
 
-from tests.support.browser import (CHROMIUM, OUTPUT, new_context, serving, sync_api)  # noqa: F401  (sync_api: skip without playwright)
+from tests.support.browser import CHROMIUM, OUTPUT, new_context, serving, sync_api  # noqa: F401  (sync_api: skip without playwright)
 
 CARD = "geforce-rtx-4090"
 MACHINE = "apple-m4-max-128gb"
@@ -87,10 +87,10 @@ def python_row(model_id: str, context: int | None = None, ram_gb: float | None =
     return None
 
 
-def python_card_rows(context: int) -> list[tuple[str, str, str]]:
-    """The card's table of the models it holds at ``context``, as Python orders and writes it."""
+def python_card_rows(context: int, f) -> list[tuple[str, str, str]]:
+    """The card's table of the models it holds at ``context``, as Python orders and writes it (``f``: the
+    page's formatter)."""
     catalogue, settings = load_catalogue(), load_settings()
-    f = Phrases("en").fmt
     rows = []
     for model in catalogue.models:
         e = next(e for e in model_figures(model, [catalogue.card(CARD)], settings, settings.calibration(),
@@ -110,11 +110,11 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(OUTPUT / name))
 
 
-def test_context_re_rates_the_card_table_as_python_does(browser, server):
+def test_context_re_rates_the_card_table_as_python_does(site_phrases, browser, server):
     errors: list[str] = []
     context = new_context(browser, server)
     page = open_card(context, f"{server}cards/{CARD}/", errors)
-    f = Phrases("en").fmt
+    f = site_phrases("en").fmt
     built = speed_of(row_of(page, "tps-models-table", MODEL))
     assert built == f.tok_s(python_row(MODEL).tok_s)
 
@@ -126,7 +126,7 @@ def test_context_re_rates_the_card_table_as_python_does(browser, server):
     assert longer == f.tok_s(expected.tok_s)
     assert float(longer.split()[0].replace(",", "")) < float(built.split()[0].replace(",", ""))
     # Every row: the same models in the same order, at the same speed and quant.
-    rows = python_card_rows(32768)
+    rows = python_card_rows(32768, site_phrases("en").fmt)
     assert page_card_rows(page) == rows
     # Models that read less than 32,768 tokens say so beside their figure, as the built page would.
     notes = dict(page.eval_on_selector_all("table.tps-models-table tbody tr", """rows => rows
@@ -152,11 +152,11 @@ def test_context_re_rates_the_card_table_as_python_does(browser, server):
     context.close()
 
 
-def test_ram_inputs_change_an_offload_row(browser, server):
+def test_ram_inputs_change_an_offload_row(site_phrases, browser, server):
     errors: list[str] = []
     context = new_context(browser, server)
     page = open_card(context, f"{server}cards/{CARD}/", errors)
-    f = Phrases("en").fmt
+    f = site_phrases("en").fmt
     before = row_of(page, "tps-offload-table", OFFLOAD_MODEL)
     default = python_row(OFFLOAD_MODEL)
     assert default.fit == "offload" and speed_of(before) == f.tok_s(default.tok_s)

@@ -55,11 +55,12 @@ def expected_row(p: Phrases, o) -> dict:
             "range": p.fmt.tok_range(o.tok_s_low, o.tok_s_high), "where": offload_detail(p, o)}
 
 
-def test_ram_size_and_kind_change_the_offload_row(context, server):  # noqa: F811 (fixtures)
-    p, ram = Phrases("en"), load_ram()
+def test_ram_size_and_kind_change_the_offload_row(context, server, site_phrases):  # noqa: F811 (fixtures)
+    ram = load_ram()
     errors: list[str] = []
     page = open_page(context, f"{server}models/{MODEL}/", errors)
     calibration = page.evaluate("() => window.tpsCalculator.data.calibration")
+    p = site_phrases("en", calibration)
     tokens = int(page.input_value("input[name=context]"))
     assert float(page.input_value("input[name=ram]")) == ram.default_size_gb
     assert page.input_value("select[name=ramkind]") == ram.default_kind

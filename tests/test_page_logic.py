@@ -82,7 +82,8 @@ def test_every_card_and_small_counts_in_words(catalogue, settings, seed, base_ca
     assert en.fastest_title == "The three fastest GPUs for Llama 3.2 1B"
     assert fr.fastest_title == "Les trois GPU les plus rapides pour Llama 3.2 1B"
     # Small counts in words, in the gender of the language's word for a card.
-    assert "Parmi elles, trois atteignent" in words(a for _, a in fr.faq)
+    # All three reach reading speed: not "of the three that hold it, three reach it".
+    assert "Les trois cartes qui l’accueillent atteignent toutes la vitesse de lecture" in words(a for _, a in fr.faq)
 
 
 def test_no_card_states_the_shortfall_against_the_usable_memory(catalogue, settings, seed, base_card):
@@ -134,12 +135,16 @@ def test_size_class_from_the_real_share_and_smallest_memory(catalogue, settings,
     figs = figures(catalogue, settings, seed, "llama-3.1-8b", cards)
     assert figs.size_class(consumer) is SizeClass.CONSUMER
     sentence = str(page(figs, settings).size_class)
-    assert "at least 16 GB" in sentence and "fewer than half" in sentence and "most cards" not in sentence
+    assert "at least 16 GB of memory" in sentence and "fewer than half" in sentence and "most cards" not in sentence
     most = figures(catalogue, settings, seed, "llama-3.2-1b", cards)
     assert most.size_class(consumer) is SizeClass.MOST_CARDS
-    beyond = figures(catalogue, settings, seed, "llama-3.1-70b", [card(base_card, "Ninety-six", 96, 900)])
-    assert beyond.size_class(consumer) is SizeClass.BEYOND_CONSUMER
-    assert "consumer cards" in str(page(beyond, settings).size_class)
+    # Held by no card of the largest tier or less (a 32 GB GeForce RTX 5090 may still be among those that
+    # do): the sentence states the memory the figures show, never "out of reach of consumer cards".
+    beyond = figures(catalogue, settings, seed, "llama-3.1-70b", [card(base_card, "Forty-eight", 48, 960),
+                                                                  card(base_card, "Ninety-six", 96, 900)])
+    assert beyond.size_class(consumer) is SizeClass.BEYOND_CONSUMER and beyond.smallest.card.vram_gb == 48
+    sentence = str(page(beyond, settings).size_class)
+    assert f"does not fit on a card with {consumer} GB or less" in sentence and "consumer" not in sentence
 
 
 def test_speed_thanks_to_bandwidth_only_when_the_fastest_has_the_most(catalogue, settings, seed, base_card):
@@ -170,7 +175,7 @@ def test_built_page_says_how_many_cards_hold_it_and_lists_the_tile_card_first(si
     assert tile == listed
     text = visible_text(page_html)
     fit_count = re.search(r'<p class="tps-tile-main">([^<]+)</p><p class="tps-tile-label">', page_html).group(1)
-    assert str(p.t("In our catalogue, {fit_count} cards can hold it.", fit_count=fit_count)) in text
+    assert str(p.t("In our catalogue, {fit_count} devices can hold it entirely.", fit_count=fit_count)) in text
     none = visible_text(page_path(site, language, "models", "glm-5").read_text(encoding="utf-8"))
     from tps_atlas.pages.model.faq import VRAM_LARGEST_MACHINE
     largest = [p.gettext("About {miss_need} at {miss_quant}, more than the largest card we track ({miss_vram}) can "
@@ -222,3 +227,31 @@ def test_a_machine_sharing_its_memory_is_not_given_its_memory_twice(catalogue, s
     assert f"{machine.name}, met {f.vram(machine.vram_gb)} bruikbaar voor de GPU" in nl
     en = words(page(figs, settings).numbers_text)
     assert "The smallest is the Larger" not in en and "usable by the GPU" in en
+
+
+def test_dense_offload_sentences_follow_the_page_figures(catalogue, settings, seed, base_card):
+    """With a little of a dense model in RAM the page's fastest offload row stays quick: no "the speed falls
+    to a few tokens per second", no "hence the low figure" above reading speed, no "a card holds the model
+    or it does not" beside rows that run it with part in RAM (GLM-4.1V on a GTX 980 Ti said all three
+    beside 25.9 tok/s)."""
+    reading = settings.reading_speed_tok_s
+    big = card(base_card, "Big", 96, 900)
+    quick = figures(catalogue, settings, seed, "llama-3.1-8b", [card(base_card, "Four", 4, 900), big])
+    slow = figures(catalogue, settings, seed, "llama-3.1-70b", [card(base_card, "Sixteen", 16, 300), big])
+    assert quick.offload and quick.offload[0].tok_s > reading
+    assert slow.offload and slow.offload[0].tok_s < reading
+    f = Phrases("en").fmt
+    for figs in (quick, slow):
+        en = page(figs, settings)
+        speed, steps = words(en.speed), words(text for _, text in en.steps)
+        faq = dict(en.faq)
+        offload_answer = words([faq[f"Can I run {figs.model.name} if it does not fit on my GPU?"]])
+        fastest = figs.offload[0]
+        assert f"the fastest here is the {fastest.card.name}: about {f.tok_s(fastest.tok_s)}" in speed
+        assert "a few tokens per second" not in speed
+        assert ("hence the low figure" in offload_answer) is (fastest.tok_s < reading), offload_answer
+        assert "what does not fit on the card has to go to system RAM" in steps
+        assert "a card holds the model or it does not" not in steps
+    fits = figures(catalogue, settings, seed, "llama-3.1-8b", [card(base_card, "Twenty-four", 24, 900)])
+    assert fits.rows and not fits.offload
+    assert "a card holds the model or it does not" in words(text for _, text in page(fits, settings).steps)

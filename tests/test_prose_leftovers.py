@@ -166,10 +166,10 @@ def peers_page(catalogue, settings, seed, base_card):
 
 
 @pytest.mark.parametrize("language, said", [
-    ("en", "We track three other cards with 24 GB. Of these, two read memory faster"),
-    ("nl", "Daarvan lezen er twee het geheugen sneller uit"),
-    ("fr", "Parmi eux, deux lisent"),
-    ("de", "Davon lesen zwei den Speicher schneller"),
+    ("en", "We track three other cards with 24 GB. Of these, two have more memory bandwidth"),
+    ("nl", "Daarvan hebben er twee een hogere geheugenbandbreedte"),
+    ("fr", "Parmi eux, deux ont une bande passante mémoire supérieure"),
+    ("de", "Davon haben zwei mehr Speicherbandbreite"),
 ])
 def test_the_card_page_counts_faster_peers_in_words(peers_page, language, said):
     answer = plain(peers_page[language].faq[-1][1])
@@ -211,10 +211,10 @@ def test_the_specification_labels_two_makers_and_two_countries_in_the_plural(cat
 
 
 @pytest.mark.parametrize("language, said", [
-    ("en", "In our catalogue, five cards can hold it."),
-    ("nl", "In onze catalogus zijn er vijf kaarten waarop het past."),
-    ("fr", "Dans notre catalogue, cinq cartes peuvent l’accueillir."),
-    ("de", "In unserem Katalog bieten fünf Grafikkarten genug Speicher dafür."),
+    ("en", "In our catalogue, five devices can hold it entirely."),
+    ("nl", "In onze catalogus staan vijf apparaten waarop het in zijn geheel past."),
+    ("fr", "Dans notre catalogue, cinq appareils peuvent l’accueillir entièrement."),
+    ("de", "In unserem Katalog fassen es fünf Geräte vollständig."),
 ])
 def test_a_few_cards_that_hold_a_model_are_counted_in_words(catalogue, settings, seed, base_card, language, said):
     # GLM-4.5 said "In onze catalogus zijn er 5 kaarten waarop het past."
@@ -260,18 +260,19 @@ def test_a_few_measured_speeds_are_counted_in_words(language, one, two):
 
 
 @pytest.mark.parametrize("language, one, two", [
-    ("de", "Herausgeber ist die Tsinghua-Universität", "Herausgeber sind Mistral AI und NVIDIA"),
+    ("de", "entwickelt hat es die Tsinghua-Universität", "entwickelt haben es Mistral AI und NVIDIA"),
     ("fr", "par l’université Tsinghua, dont le siège est en Chine",
      "par Mistral AI et NVIDIA, dont les sièges sont en France et aux États-Unis"),
 ])
 def test_two_makers_take_a_plural_verb(catalogue, settings, seed, base_card, language, one, two):
-    # „Herausgeber ist Mistral AI und NVIDIA“ gave two publishers a singular verb.
+    # „Herausgeber ist Mistral AI und NVIDIA“ gave two publishers a singular verb (and „Herausgeber“ is a
+    # publishing term: „entwickelt hat es“, de review #50).
     single = model_page(catalogue, settings, seed, "glm-130b", [base_card], language)
     double = model_page(catalogue, settings, seed, "mistral-nemo-12b", [base_card], language)
     assert one in plain(single.about[0]) and two in plain(double.about[0]), (single.about[0], double.about[0])
     if language == "de":
         answers = " ".join(plain(a) for _, a in double.faq)
-        assert "Veröffentlicht haben es Mistral AI und NVIDIA." in answers
+        assert "Entwickelt haben es Mistral AI und NVIDIA." in answers
 
 
 @pytest.mark.parametrize("language, said", [

@@ -76,8 +76,8 @@ def python_offload(model_id: str, card_id: str):
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("language, model_id, card_id", [("en", "gpt-oss-120b", "geforce-rtx-4090"),
                                                          ("nl", "qwen3.5-35b-a3b", "geforce-rtx-4070")])
-def test_the_issue_pairs_run_with_offload_as_their_row_says(browser, verdict_server, language, model_id, card_id,
-                                                            width):
+def test_the_issue_pairs_run_with_offload_as_their_row_says(browser, verdict_server, site_phrases, language, model_id,
+                                                            card_id, width):
     errors: list[str] = []
     context = new_context(browser, verdict_server, viewport={"width": width, "height": 900})
     try:
@@ -86,7 +86,7 @@ def test_the_issue_pairs_run_with_offload_as_their_row_says(browser, verdict_ser
         row = assert_answer_says_the_row(page, card_id)
         assert row and row["fit_key"] == "offload"
         o = python_offload(model_id, card_id)
-        catalogue, p = load_catalogue(), Phrases(language)
+        catalogue, p = load_catalogue(), site_phrases(language)
         f = p.fmt
         main = plain(page.inner_text(".tps-mydevice .tps-answer-main"))
         assert main == plain(str(p.t(OFFLOAD_ANSWER, device=catalogue.card(card_id).name,

@@ -79,6 +79,13 @@ def _tree(digest, folder: Path, suffixes: tuple[str, ...] | None = None) -> None
             digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
 
 
+def data_digest() -> str:
+    """The catalogue's version: a digest of every file of data/ (the open data's index gives it)."""
+    digest = hashlib.sha256()
+    _tree(digest, DATA)
+    return digest.hexdigest()[:12]
+
+
 def _inputs() -> bytes:
     # Read afresh each time: ``mkdocs serve`` rebuilds in the same process after a file is saved.
     digest = hashlib.sha256()

@@ -159,6 +159,11 @@
       : settings.fit.fits * card.vram_gb;
   }
 
+  // The device's memory in the decimal GB needs are counted in (tps_atlas/estimate/settings.py memory_gb).
+  function memoryGb(card, settings, calibration) {
+    return card.vram_gb * (usesBudget(settings, calibration) ? settings.budget.gb_per_gib : 1);
+  }
+
   // A set of ``count`` identical cards as one device with count times the memory (figures.multi_card):
   // under the budget the set's budget is the card's own plus the other cards' whole memory, as
   // tps_atlas/estimate/budget.py device_budget_gb works it out for the pooled card.
@@ -205,13 +210,46 @@
     });
   }
 
+  // A unified machine that runs it once its GPU limit is raised (tps_atlas/estimate/verdict.py raised_run): the
+  // estimate on the device with the raised limit as its memory, or null.
+  function raisedRun(model, card, settings, calibration, candidates, context, raised) {
+    if (!raised) return null;
+    var limit = raised.limit;
+    var atLimit = Object.assign({}, card, { vram_gb: limit.budget_gb / settings.budget.gb_per_gib,
+                                            budget_gb: limit.budget_gb });
+    var e = estimate(model, atLimit, settings, calibration, candidates, context);
+    return e.fit === "none" ? null : { limit: limit, estimate: e };
+  }
+
+  // How far a device that cannot hold the model falls short (tps_atlas/estimate/verdict.py missed_by), at the one
+  // quant every place quotes: the model's own format, else (the seed's rule) the better of the floor and
+  // shortfall_quant, else the most compressed allowed quant.
+  function shortfallOf(model, card, settings, calibration, context, floor, kvPrecision, ceiling) {
+    var floorQuant = quant(settings, floor || settings.min_quality), q;
+    if (model.native_format) {
+      q = quant(settings, model.native_format);
+    } else if (calibration && calibration.name === "seed") {
+      var rule = quant(settings, settings.shortfall_quant);
+      q = rule.rank < floorQuant.rank ? rule : floorQuant;
+    } else {
+      var allowed = allowedQuants(settings, floorQuant.name, ceiling);
+      q = allowed.length ? allowed[allowed.length - 1] : floorQuant;
+    }
+    var need = calibratedMemory(memoryNeeded(model, q, context, settings, kvPrecision), context, settings,
+                                calibration).total_gb;
+    var usable = usableGb(card, settings, calibration);
+    // shown_gb: as every place states it, never "0.0" for a device that is short (Shortfall.shown_gb).
+    return { quant: q, need_gb: need, usable_gb: usable, shortfall_gb: need - usable,
+             shown_gb: Math.max(need - usable, settings.fit.smallest_shortfall_gb || 0) };
+  }
+
   // One card: the least-compressed allowed quant that fits.
   function estimate(model, card, settings, calibration, candidates, context) {
-    var usable = usableGb(card, settings, calibration);
+    var usable = usableGb(card, settings, calibration), total = memoryGb(card, settings, calibration);
     for (var i = 0; i < candidates.length; i++) {
       var c = candidates[i];
       var memory = calibratedMemory(c.memory, context, settings, calibration);
-      var fit = verdict(memory.total_gb, card.vram_gb, settings, usable);
+      var fit = verdict(memory.total_gb, total, settings, usable);
       if (fit !== "none") {
         var tokS = tokensPerSecond(model, c.quant, card, calibration, memory.kv_gb);
         var range = speedRange(calibration, card);
@@ -357,13 +395,11 @@
         offload.push(o);
         return;
       }
-      // The quant a miss is judged at: the model's own format, else the better of the floor and shortfall_quant.
-      var shortfall = quant(settings, settings.shortfall_quant);
-      var q = model.native_format ? quant(settings, model.native_format)
-        : (shortfall.rank < floor.rank ? shortfall : floor);
-      var need = memoryNeeded(model, q, context, settings, options.kvPrecision).total_gb;
-      misses.push({ model: id, name: e.name, card: card, quant: q, need_gb: need,
-                    shortfall_gb: need - usableGb(card, settings, calibration) });
+      var short = shortfallOf(model, card, settings, calibration, context, floor.name, options.kvPrecision,
+                              options.ceiling);
+      misses.push({ model: id, name: e.name, card: card, quant: short.quant, need_gb: short.need_gb,
+                    shortfall_gb: short.shortfall_gb, shown_gb: short.shown_gb,
+                    raised: raisedRun(model, card, settings, calibration, candidates, context, e.raised) });
     });
     var byName = function (a, b) { return compareKeys([a.name.toLowerCase()], [b.name.toLowerCase()]); };
     var fastest = function (a, b) { return b.tok_s - a.tok_s || byName(a, b); };
@@ -606,13 +642,23 @@
     },
     // unit(" ") is what joins a number and its unit: a no-break space in French.
     // As the formatter: one decimal from 1 GB up; below, the digits asked for without trailing zeros.
+    // Memory held, handed in as decimal GB, written in the page's memory unit (tps_atlas/i18n/formatting.py:
+    // GiB under the memory budget, so that a need that fits a "24 GB" card never reads as more).
     gb: function (value, digits) {
+      var perUnit = has(this.units, "gb_per_memory_unit") ? this.units.gb_per_memory_unit : 1;
+      return this.memory(value / perUnit, digits, this.memoryUnit());
+    },
+    // Data read per token: decimal GB, the unit of bandwidth.
+    gbRead: function (value, digits) { return this.memory(value, digits, this.unit("GB")); },
+    // A size as labelled (a card's VRAM, a RAM kit), in the memory unit already.
+    vram: function (value) { return this.memory(value, Number.isInteger(value) ? 0 : 1, this.memoryUnit()); },
+    memoryUnit: function () { return has(this.units, "memory") ? this.units.memory : this.unit("GB"); },
+    memory: function (value, digits, symbol) {
       if (digits === undefined) digits = 1;
       if (value >= 1) digits = Math.min(digits, 1);
       while (digits > 1 && roundNumber(value, digits) === roundNumber(value, digits - 1)) digits -= 1;
-      return this.decimal(value, digits) + this.unit(" ") + this.unit("GB");
+      return this.decimal(value, digits) + this.unit(" ") + symbol;
     },
-    vram: function (value) { return this.gb(value, Number.isInteger(value) ? 0 : 1); },
     bandwidth: function (value) {
       return (value >= 100 ? this.integer(value) : this.decimal(value, 1)) + this.unit(" ") + this.unit("GB/s");
     },
@@ -676,7 +722,7 @@
     var values = {
       card: cardName(labels, e.card), cpu_layers: f.count(p.cpu_layers), gpu_layers: f.count(p.gpu_layers),
       layers: f.count(p.layers), vram_used: f.gb(p.gpu_gb), ram: f.gb(p.ram_gb),
-      vram_read: f.gb(w.vram_read_gb, 2), ram_read: f.gb(w.ram_read_gb, 2),
+      vram_read: f.gbRead(w.vram_read_gb, 2), ram_read: f.gbRead(w.ram_read_gb, 2),
       used: f.count(model.experts_active || 0), experts: f.count(model.experts_total || 0),
       bandwidth: f.bandwidth(w.card_bandwidth_gb_s), efficiency: f.percent(w.card_efficiency),
       ram_bandwidth: f.bandwidth(w.ram_bandwidth_gb_s), ram_efficiency: f.percent(w.ram_efficiency),
@@ -703,11 +749,12 @@
     var ms = ((read + kvRead) / (e.card.bandwidth_gb_s * eff) + overhead / 1000) * 1000;
     var values = {
       card: cardName(labels, e.card), params: labels.read_params, bits: f.decimal(e.quant.bits_per_weight, 2),
-      read: f.gb(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
+      read: f.gbRead(read, 2), bandwidth: f.bandwidth(e.card.bandwidth_gb_s), efficiency: f.percent(eff),
       overhead: f.decimal(overhead, 2), ms: f.decimal(ms, 2), tok_s: f.tokS(e.tok_s),
       weights: f.gb(e.memory.weights_gb), kv: f.gb(e.memory.kv_gb, 2), buffer: f.gb(e.memory.buffer_gb),
       vision: f.gb(e.memory.vision_gb || 0), need: f.gb(e.memory.total_gb), vram: f.vram(e.card.vram_gb),
-      context: f.count(e.context), kv_factor: f.decimal(calibration.kv_read_factor || 0, 2), kv_read: f.gb(kvRead, 2),
+      context: f.count(e.context), kv_factor: f.decimal(calibration.kv_read_factor || 0, 2), kv_read: f.gbRead(kvRead, 2),
+      kv_data: f.gbRead(e.memory.kv_gb, 2),
       speed_class: cls ? labels.working.speed_classes[cls.name] : "", backend: cls && cls.backend || "",
       prompt_tok_s: e.prompt_tok_s ? f.tokS(e.prompt_tok_s) : "",
       ttft: e.ttft_s ? f.seconds(e.ttft_s) : "",
@@ -773,7 +820,7 @@
 
   function headRow(headers, confidence, speedColumn) {
     return "<thead><tr>" + headers.map(function (h, i) {
-      return '<th scope="col">' + escapeHtml(h) + (i === speedColumn ? " <small>" + escapeHtml(confidence) + "</small>" : "") +
+      return '<th scope="col">' + escapeHtml(h) + (i === speedColumn ? " <small>(" + escapeHtml(confidence) + ")</small>" : "") +
         "</th>";
     }).join("") + "</tr></thead>";
   }
@@ -824,7 +871,9 @@
       out.push('<h2 id="too-large">' + escapeHtml(labels.misses_heading) + "</h2>");
       out.push('<table class="tps-table tps-misses-table">' + headRow(labels.headers.misses, labels.confidence, -1) +
         "<tbody>" + fig.misses.map(function (m) {
-          return "\n<tr><td>" + modelLink(m) + "</td><td>" + escapeHtml(f.gb(m.shortfall_gb)) + "</td><td>" +
+          var raised = m.raised && labels.raised_cell ? '<br><small class="tps-fit-raised">' +
+            escapeHtml([labels.raised_cell, m.raised.estimate.quant.name, f.tokS(m.raised.estimate.tok_s)].join(" · ")) + "</small>" : "";
+          return "\n<tr><td>" + modelLink(m) + "</td><td>" + escapeHtml(f.gb(m.shown_gb)) + raised + "</td><td>" +
             escapeHtml(f.gb(m.need_gb)) + "</td><td>" + escapeHtml(m.quant.name) + "</td><td>" +
             escapeHtml(models[m.model][1]) + "</td></tr>";
         }).join("") + "\n</tbody></table>");
@@ -965,7 +1014,7 @@
     tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
     speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, offloadCandidates: offloadCandidates,
-    ramSystem: ramSystem, llamaServer: llamaServer,
+    ramSystem: ramSystem, llamaServer: llamaServer, cardHref: cardHref, shortfallOf: shortfallOf, raisedRun: raisedRun,
     cardFigures: cardFigures, cardTablesHtml: cardTablesHtml,
   };
 
@@ -1070,13 +1119,24 @@
       return noFit;
     }
 
-    // Rows that have a worked example open it from the keyboard too, and say whether it is open.
+    // Rows that have a worked example open it from the keyboard too, and say whether it is open:
+    // their first cell (the fit) becomes a button that carries the state (a table row itself may
+    // not, outside a tree grid).
     function decorate(rows) {
       rows.forEach(function (row) {
-        if (!row.hasAttribute("data-card") || row.querySelector(".tps-fit-none") || row.hasAttribute("tabindex")) return;
-        row.tabIndex = 0;
-        row.setAttribute("aria-expanded", "false");
+        if (!row.hasAttribute("data-card") || row.querySelector(".tps-fit-none") || row.querySelector(".tps-row-toggle")) return;
+        var cell = row.cells[0], button = document.createElement("button");
+        button.type = "button";
+        button.className = "tps-row-toggle";
+        button.setAttribute("aria-expanded", "false");
+        while (cell.firstChild) button.appendChild(cell.firstChild);
+        cell.appendChild(button);
       });
+    }
+
+    function setExpanded(row, open) {
+      var button = row.querySelector(".tps-row-toggle");
+      if (button) button.setAttribute("aria-expanded", open ? "true" : "false");
     }
 
     // A long table shows its first rows and a button for the rest; ``total`` rows in all.
@@ -1202,7 +1262,7 @@
       var next = row.nextElementSibling;
       if (next && next.classList.contains("tps-working-row")) {
         next.remove();
-        row.setAttribute("aria-expanded", "false");
+        setExpanded(row, false);
         return;
       }
       var state = current();
@@ -1215,20 +1275,14 @@
       extra.className = "tps-working-row";
       extra.innerHTML = '<td colspan="' + row.cells.length + '">' + workingHtml(data, labels, f, e, state.kv) + "</td>";
       row.insertAdjacentElement("afterend", extra);
-      row.setAttribute("aria-expanded", "true");
+      setExpanded(row, true);
     }
 
-    // A click on a row (or Enter, Space on it) shows how its figure was worked out (again: hides it).
+    // A click on a row (or on its button, by Enter or Space) shows how its figure was worked out
+    // (again: hides it).
     page.addEventListener("click", function (event) {
       var row = event.target.closest && event.target.closest("table.tps-table tbody tr[data-card]");
       if (row && !event.target.closest("a")) toggleWorking(row);
-    });
-    page.addEventListener("keydown", function (event) {
-      var row = event.target;
-      if ((event.key === "Enter" || event.key === " ") && row.matches && row.matches("table.tps-table tbody tr[data-card]")) {
-        event.preventDefault();
-        toggleWorking(row);
-      }
     });
     more.addEventListener("click", function () {
       showAll = true;

@@ -83,7 +83,8 @@
     var list = root.querySelector(".tps-picker-results");
     var status = root.querySelector(".tps-picker-empty");
     function show() {
-      if (!data) return;
+      // The data file is read when a picker is first used, not by every page on load.
+      if (!data) { ensureData().then(function () { if (data) show(); }); return; }
       var query = input.value;
       var cards = search(query);
       list.innerHTML = cards.map(function (c) {
@@ -94,6 +95,7 @@
       status.textContent = query.trim() && !cards.length ? fillText(ui.no_match, { query: query.trim() }) : "";
     }
     input.addEventListener("input", show);
+    input.addEventListener("focus", function () { ensureData(); });
     list.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-card]");
       if (!button) return;
@@ -106,7 +108,7 @@
         if (first) first.click();
       }
     });
-    show();
+    if (input.value) show();
     return input;
   }
 
@@ -124,13 +126,31 @@
   function setUpHeader() {
     var inner = document.querySelector(".md-header__inner");
     if (!inner) return;
-    headerButton = document.createElement("button");
-    headerButton.type = "button";
-    headerButton.className = "tps-device-button";
+    // The page's HTML has the button (tps_atlas/mkdocs/page_shell.py), so that it takes its place in the
+    // first paint; a page without it gets one here.
+    headerButton = inner.querySelector(".tps-device-button");
+    if (!headerButton) {
+      headerButton = document.createElement("button");
+      headerButton.type = "button";
+      headerButton.className = "tps-device-button";
+      var search = inner.querySelector("label[for=__search]") || inner.lastElementChild;
+      inner.insertBefore(headerButton, search);
+    }
     headerButton.setAttribute("aria-expanded", "false");
-    headerButton.setAttribute("aria-controls", "tps-device-panel");
-    var search = inner.querySelector(".md-search") || inner.lastElementChild;
-    inner.insertBefore(headerButton, search);
+    headerButton.addEventListener("click", function () { togglePanel(!panel || panel.hidden); });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && panel && !panel.hidden) { togglePanel(false); headerButton.focus(); }
+    });
+    // A click elsewhere closes the panel (but not the click on "Change" that opened it).
+    document.addEventListener("click", function (event) {
+      if (panel && !panel.hidden && !panel.contains(event.target) && !headerButton.contains(event.target) &&
+          !(event.target.closest && event.target.closest(".tps-link-button"))) togglePanel(false);
+    });
+    labelHeader();
+  }
+
+  // The panel is made when first opened: a page that never opens it adds nothing to its body.
+  function makePanel() {
     panel = document.createElement("div");
     panel.id = "tps-device-panel";
     panel.className = "tps-device-panel";
@@ -140,27 +160,23 @@
     panel.innerHTML = pickerHtml("tps-device-search") +
       '<p class="tps-device-forget"><button type="button" class="md-button">' + escapeHtml(ui.forget) + "</button></p>";
     document.body.appendChild(panel);
+    headerButton.setAttribute("aria-controls", "tps-device-panel");
     wirePicker(panel);
-    headerButton.addEventListener("click", function () { togglePanel(panel.hidden); });
     panel.querySelector(".tps-device-forget button").addEventListener("click", function () {
       remember("");
       pairCard = "";
       togglePanel(false);
       refresh();
     });
-    document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && !panel.hidden) { togglePanel(false); headerButton.focus(); }
-    });
-    // A click elsewhere closes the panel (but not the click on "Change" that opened it).
-    document.addEventListener("click", function (event) {
-      if (!panel.hidden && !panel.contains(event.target) && !headerButton.contains(event.target) &&
-          !(event.target.closest && event.target.closest(".tps-link-button"))) togglePanel(false);
-    });
-    labelHeader();
+    panel.querySelector(".tps-device-forget").hidden = !stored();
   }
 
   function togglePanel(open) {
-    if (!panel) return;
+    if (!headerButton) return;
+    if (!panel) {
+      if (!open) return;
+      makePanel();
+    }
     panel.hidden = !open;
     headerButton.setAttribute("aria-expanded", open ? "true" : "false");
     if (open) panel.querySelector("input").focus();
@@ -168,12 +184,13 @@
 
   function labelHeader() {
     if (!headerButton) return;
-    var d = device();
+    var d = data ? device() : null;
     headerButton.classList.toggle("tps-device-none", !d);
     headerButton.title = d ? d.name : ui.choose;
-    headerButton.innerHTML = '<span class="tps-device-caption">' + escapeHtml(ui.my_device) + "</span> " +
+    var label = '<span class="tps-device-caption">' + escapeHtml(ui.my_device) + "</span> " +
       '<span class="tps-device-name">' + escapeHtml(d ? d.name : ui.choose) + "</span>";
-    panel.querySelector(".tps-device-forget").hidden = !stored();
+    if (headerButton.innerHTML !== label) headerButton.innerHTML = label;  // the HTML's own, until a device is chosen
+    if (panel) panel.querySelector(".tps-device-forget").hidden = !stored();
   }
 
   function choose(id) {
@@ -216,9 +233,14 @@
     var page = box.closest(".tps-model");
     var d = device();
     if (!d) {
-      if (box.getAttribute("data-shown") === "prompt") return;
+      box.removeAttribute("aria-live");
+      if (box.getAttribute("data-shown") === "prompt" && box.querySelector(".tps-picker-input")) {
+        if (!box.tpsWired) { box.tpsWired = true; wirePicker(box); }
+        return;
+      }
       box.setAttribute("data-shown", "prompt");
       box.innerHTML = "<p>" + escapeHtml(ui.prompt) + "</p>" + pickerHtml("tps-answer-search");
+      box.tpsWired = true;
       wirePicker(box);
       return;
     }
@@ -227,6 +249,8 @@
     var query = new URLSearchParams(calc.last && calc.last.query !== undefined ? calc.last.query : window.location.search);
     query.set("card", d.id);
     box.setAttribute("data-shown", d.id);
+    // A new answer (another device, or the calculator's inputs changed) is read out.
+    box.setAttribute("aria-live", "polite");
     box.tabIndex = -1;  // focused after a choice, so a screen reader reads the answer
     box.innerHTML = answerHtml(box.getAttribute("data-model"), box.getAttribute("data-name"), d, state) +
       '<p class="tps-answer-actions"><a class="tps-pair-link" href="?' + escapeHtml(query.toString()) + '">' +
@@ -323,31 +347,46 @@
 
   // ---------------------------------------------------------------- start
 
-  setUpHeader();
-  calc.loadData().then(function (loaded) {
-    data = loaded;
-    data.cards.forEach(function (card) { byId[card.id] = card; });
-    document.documentElement.setAttribute("data-tps-device", "ready");
-    refresh();
-    document.querySelectorAll(".tps-model").forEach(function (page) {
-      page.addEventListener("tps:update", function () {
-        page.querySelectorAll(".tps-mydevice").forEach(renderModelAnswer);
-      });
-    });
-    // A card page redraws its tables when its inputs change: mark the new ones for the same inputs.
-    document.querySelectorAll(".tps-card[data-card]").forEach(function (page) {
-      page.addEventListener("tps:update", function (event) {
-        page.tpsState = event.detail.state;
-        renderCardPage(page, page.tpsState);
-      });
-    });
-    var home = document.querySelector(".tps-device-home");
-    if (home) {
-      home.innerHTML = '<p class="tps-device-current" role="status"></p>' + pickerHtml("tps-home-search");
-      wirePicker(home);
+  var loading = null;
+
+  // The data file (hundreds of kilobytes of JSON) is read at once only where a device is already
+  // chosen; otherwise when the reader first reaches for a picker. Until then the pages show what
+  // their HTML holds: the header's button and the pickers, unchanged.
+  function ensureData() {
+    if (loading) return loading;
+    loading = calc.loadData().then(function (loaded) {
+      data = loaded;
+      data.cards.forEach(function (card) { byId[card.id] = card; });
+      document.documentElement.setAttribute("data-tps-device", "ready");
       refresh();
-    }
-  }).catch(function (error) {
-    if (window.console) window.console.warn("TPS Atlas device:", error);
+    }).catch(function (error) {
+      if (window.console) window.console.warn("TPS Atlas device:", error);
+    });
+    return loading;
+  }
+
+  setUpHeader();
+  document.querySelectorAll(".tps-mydevice").forEach(function (box) {
+    box.tpsWired = true;
+    wirePicker(box);
   });
+  document.querySelectorAll(".tps-model").forEach(function (page) {
+    page.addEventListener("tps:update", function () {
+      if (data) page.querySelectorAll(".tps-mydevice").forEach(renderModelAnswer);
+    });
+  });
+  // A card page redraws its tables when its inputs change: mark the new ones for the same inputs.
+  document.querySelectorAll(".tps-card[data-card]").forEach(function (page) {
+    page.addEventListener("tps:update", function (event) {
+      page.tpsState = event.detail.state;
+      if (data) renderCardPage(page, page.tpsState);
+    });
+  });
+  document.querySelectorAll(".tps-device-home").forEach(function (home) {
+    if (!home.querySelector(".tps-picker-input")) {
+      home.innerHTML = '<p class="tps-device-current" role="status" hidden></p>' + pickerHtml("tps-home-search");
+    }
+    wirePicker(home);
+  });
+  if (stored() || pairCard) ensureData();
 })();

@@ -75,9 +75,9 @@
     var v = { model: modelId, card: card, context: context, kv: kv, max_context: limit,
               beyond_context: !!limit && context > limit, kind: "none", fit: null, estimate: null, count: 1,
               command: null, reason: null, shortfall_quant: null, need_gb: null, shortfall_gb: null,
-              usable_gb: null, single_need_gb: null, ram_size_gb: null, ram_free_gb: null };
+              usable_gb: null, single_need_gb: null, ram_size_gb: null, ram_free_gb: null, raised: null };
     var system = calc.ramSystem(data, options);
-    var e = calc.estimate(model, card, settings, calibration, candidates, context);
+    var e = calc.estimate(model, card, settings, calibration, candidates, context), alone = e;
     if (e.fit === "none") {
       var offloadMemories = remembered(data, "offload|" + key, function () {
         return calc.offloadCandidates(model, settings, data.ram, context, floor, options.kvPrecision);
@@ -101,28 +101,25 @@
       v.need_gb = multi.estimate.need_gb;
       v.command = calc.llamaServer(modelId, multi.estimate, context, kv, multi.count);
     }
-    // How far short one device falls, at the quant the table judges it at (tried, so it is short).
-    var judged = calc.quant(settings, model.native_format || floor);
-    var need = calc.calibratedMemory(calc.memoryNeeded(model, judged, context, settings, options.kvPrecision),
-                                     context, settings, calibration).total_gb;
-    var usable = calc.usableGb(card, settings, calibration);
-    if (!(need > usable) && candidates.length) {  // a floor no model ships in: the most compressed one tried
-      var last = candidates[candidates.length - 1];
-      judged = last.quant;
-      need = calc.calibratedMemory(last.memory, context, settings, calibration).total_gb;
-    }
-    v.shortfall_quant = judged.name;
+    // How far short one device falls, at the quant every place quotes.
+    var short = calc.shortfallOf(model, card, settings, calibration, context, floor, options.kvPrecision,
+                                 options.ceiling);
+    var need = short.need_gb, usable = short.usable_gb;
+    v.shortfall_quant = short.quant.name;
     v.usable_gb = usable;
-    v.shortfall_gb = need - usable;
+    v.shortfall_gb = short.shown_gb;
     if (v.kind === "none") v.need_gb = need;
     v.single_need_gb = need;
     // The one reason it does not run on this device by itself.
     var free = Math.max(0, calc.ramRoomGb(system, settings, data.ram, calibration));
-    if (card.unified || card.kind !== "discrete") v.reason = "shared_memory";
-    else if (need > usable + free) v.reason = "ram";
+    // The names of tps_atlas/estimate/verdict.py Reason.
+    if (card.unified || card.kind !== "discrete") v.reason = "no_system_ram";
+    else if (need > usable + free) v.reason = "memory";
+    else if (!model.architecture) v.reason = "no_layout";
     else v.reason = "placement";
     v.ram_size_gb = system.size_gb;
     v.ram_free_gb = free;
+    if (v.kind === "none") v.raised = calc.raisedRun(model, card, settings, calibration, candidates, context, alone.raised);
     return v;
   }
 
@@ -187,9 +184,16 @@
       values.short = f.gb(v.shortfall_gb);
       values.usable = f.gb(v.usable_gb);
       out.push(paragraph("tps-answer-main tps-answer-no", fillPhrase(forKind(ui.answer_no, card), values)));
-      if (v.reason === "ram") {
+      if (v.reason === "memory") {
         out.push(paragraph("tps-answer-reason", fillPhrase(ui.answer_no_ram,
-          { ram_size: f.vram(v.ram_size_gb), ram_free: f.vram(v.ram_free_gb), need: values.need })));
+          { ram_size: f.vram(v.ram_size_gb), ram_free: f.gb(v.ram_free_gb), need: values.need })));
+      }
+      if (v.raised) {
+        var r = v.raised.estimate;
+        out.push(paragraph("tps-answer-raised", fillPhrase(ui.answer_raised, {
+          os: v.raised.limit.os, limit: f.gb(v.raised.limit.budget_gb), model: modelName, quant: r.quant.name,
+          need: f.gb(r.need_gb), speed: f.tokS(r.tok_s), range: f.tokRange(r.tok_s_low, r.tok_s_high) }) +
+          ' <a href="' + escapeHtml(calc.cardHref(card)) + '#memory-share">' + escapeHtml(ui.answer_raised_how) + "</a>"));
       }
     }
     if (v.beyond_context) {
@@ -205,6 +209,10 @@
     var e = v.estimate, html;
     if (v.kind === "none") {
       html = '<span class="tps-fit-none">' + escapeHtml(ui.fit.none) + "</span>";
+      if (v.raised) {
+        html += '<br><small class="tps-fit-raised">' + escapeHtml(ui.raised_cell) + " · " +
+          escapeHtml(v.raised.estimate.quant.name) + " · " + escapeHtml(f.tokS(v.raised.estimate.tok_s)) + "</small>";
+      }
     } else if (v.kind === "fits") {  // as narrow as before: the quant, coloured by the fit, and the speed
       html = '<span class="tps-fit-' + v.fit + '">' + escapeHtml(e.quant.name) + "</span> · " + escapeHtml(f.tokS(e.tok_s));
     } else {

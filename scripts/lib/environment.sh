@@ -44,3 +44,18 @@ use_environment() {
   hash -r
   echo "environment: $venv (installed from $lock; activate it with: . $venv/bin/activate)"
 }
+
+# The browser checks' Node packages (Lighthouse for benchmarks/lighthouse.py, axe-core for the
+# browser tests), exactly as package-lock.json pins them, into node_modules/. Their install
+# scripts are skipped: none is needed, and Puppeteer's would download a browser (Debian's
+# Chromium is the one used). npm's chatter goes to a log, shown only when the install fails.
+use_node_packages() {
+  local log="${TPS_VENV:-$PWD/.venv}/npm.log"
+  mkdir -p "$(dirname "$log")"
+  if ! npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "scripts: npm ci from package-lock.json failed (the lines above; the log is $log)" >&2
+    exit 1
+  fi
+  echo "node packages: $PWD/node_modules (installed from package-lock.json)"
+}

@@ -68,6 +68,9 @@ const tasks = {
              mode: p && p.mode, cpu_layers: p && p.cpu_layers, ram_gb: p && p.ram_gb, gpu_gb: p && p.gpu_gb,
              command: e.quant ? calc.llamaServer(c.model, e, c.context, c.kv, 1) : null };
   }),
+  card_misses: (cases) => cases.map((c) => calc.cardFigures(data, c.card, options(c)).misses.map((m) => [
+    m.model, m.quant.name, m.shown_gb,
+    m.raised ? [m.raised.limit.os, m.raised.estimate.quant.name, m.raised.estimate.tok_s] : null])),
   verdicts: (cases) => cases.map((c) => {
     const v = verdicts.decide(data, c.model, c.card, options(c));
     const e = v.estimate, p = e && e.placement;
@@ -75,7 +78,9 @@ const tasks = {
              tok_s_low: e && e.tok_s_low, tok_s_high: e && e.tok_s_high, count: v.count, command: v.command,
              mode: p ? p.mode : null, cpu_layers: p ? p.cpu_layers : null, ram_gb: p ? p.ram_gb : null,
              reason: v.reason, shortfall_quant: v.shortfall_quant, shortfall_gb: v.shortfall_gb,
-             beyond_context: v.beyond_context };
+             beyond_context: v.beyond_context,
+             raised: v.raised ? { os: v.raised.limit.os, quant: v.raised.estimate.quant.name,
+                                  tok_s: Math.round(v.raised.estimate.tok_s * 10) / 10 } : null };
   }),
   answers: (cases) => cases.map((c) => {
     const f = formatter(c.ui);

@@ -48,7 +48,7 @@ def built_page_parts(site: Path, language: str, model_id: str) -> dict:
     page = page_path(site, language, "models", model_id).read_text(encoding="utf-8")
     labels = json.loads(re.search(r'<script type="application/json" class="tps-calculator">(.*?)</script>',
                                   page).group(1))
-    tbody = re.search(r'<table class="tps-table[^"]*" data-model="[^"]+">.*?<tbody>(.*?)</tbody>', page, re.S)
+    tbody = re.search(r'<table class="tps-table[^"]*" data-model="[^"]+"[^>]*>.*?<tbody>(.*?)</tbody>', page, re.S)
     start = page.index('<div class="tps-tiles">') + len('<div class="tps-tiles">')
     tiles = page[start:page.index("\n</div>", start) + 1]
     return {"labels": labels, "rows_html": tbody.group(1) if tbody else None, "tiles_html": tiles,

@@ -28,6 +28,9 @@ FEW_DEVICES = 5   # tps_atlas/pages/figures.py: at most this many devices hold i
 EVEN_AT = {"en": r"\beven at", "nl": r"\bzelfs in", "fr": r"\bmême en", "de": r"\bselbst in"}
 
 ROW = re.compile(r'<tr data-card="([^"]+)"><td class="tps-fit-(\w+)">[^<]*</td><td>([^<]+?) <small>')
+# A fitting row's memory cells: the card's and what the model needs there, in one unit.
+FIT_MEMORY = re.compile(r'<tr data-card="([^"]+)"><td class="tps-fit-(?:comfortable|tight)">.*?</td><td>.*?</td>'
+                        r'<td>.*?</td><td>([^<]+)</td><td>([^<]+)</td>')
 QA = re.compile(r'<h3 id="faq-\d+">(.*?)</h3>\n<p>(.*?)</p>', re.S)
 TAG = re.compile(r"<[^>]+>")
 CARD_TABLE_ROW = re.compile(r'<tr><td class="tps-fit-\w+">')
@@ -47,6 +50,26 @@ class Row:
 
 def model_rows(page: str) -> list[Row]:
     return [Row(card, fit, html.unescape(tok_s)) for card, fit, tok_s in ROW.findall(page)]
+
+
+def number(shown: str, language: str) -> float:
+    """A figure as a page prints it ("21,1 Gio", "1.234,5 GiB", "24 GB"), as a number."""
+    digits = shown.split("\u00a0")[0].split(" ")[0] if language != "fr" else shown.rsplit("\u00a0", 1)[0]
+    digits = digits.replace("\u202f", "").replace("\u00a0", "")
+    if language in ("nl", "de"):
+        digits = digits.replace(".", "").replace(",", ".")
+    elif language == "fr":
+        digits = digits.replace(",", ".")
+    else:
+        digits = digits.replace(",", "")
+    return float(digits)
+
+
+def memory_problems(page: str, language: str) -> list[str]:
+    """No row that fits its card reads as needing more than the card holds (one memory unit)."""
+    return [f"{card}: needs {html.unescape(need)} of {html.unescape(vram)} and is said to fit"
+            for card, vram, need in FIT_MEMORY.findall(page)
+            if number(html.unescape(need), language) > number(html.unescape(vram), language)]
 
 
 def even_at_problems(text: str, language: str, floor: str) -> list[str]:
@@ -110,6 +133,7 @@ class Checker:
         answers = {plain(q): plain(a) for q, a in QA.findall(page)}
         text = plain(page[page.find("<article"):])
         out = even_at_problems(text, self.language, self.floor)
+        out += memory_problems(page, self.language)
         if not rows and self.table_above in text:
             out.append("'the table above' over an empty table")
         held = [r for r in rows if r.fit != "offload"]
@@ -160,18 +184,27 @@ class Checker:
                 out.append(f"no count equal to the table's {fit} rows")
         reading = sum(self.speed(r.tok_s) >= self.settings.reading_speed_tok_s for r in rows if r.fit != "offload")
         if reading and fit > 1:
-            said = self.in_words(("Of these, {count} card reaches reading speed, about ten tokens per second.",
-                                  "Of these, {count} cards reach reading speed, about ten tokens per second."), reading)
+            said = self.in_words(("Of the {fit_count} cards that hold it, {count} reaches reading speed, about ten "
+                                  "tokens per second.", "Of the {fit_count} cards that hold it, {count} reach "
+                                  "reading speed, about ten tokens per second."), reading,
+                                 fit_count=self.f.count_words(fit, feminine=True))
+            if reading == fit:
+                said = plain(str(self.p.t("All {fit_count} cards that hold it reach reading speed, about ten tokens "
+                                          "per second.", fit_count=self.f.count_words(fit, feminine=True))))
             if said not in text:
                 out.append(f"the reading-speed count is not the {reading} rows shown at {self.f.tok_s(10)} or more")
         if 0 < fit <= FEW_DEVICES and self.second_card and self.second_card in text:
             out.append(f"'a second card would not help' where {fit} devices hold it")
         return out
 
-    def in_words(self, forms: tuple[str, str], count: int) -> str:
-        """A count sentence as the model page words it (small counts in words, in a card's gender)."""
-        text = self.p.catalogue.ngettext(forms[0], forms[1], count)
-        return plain(text.replace("{count}", self.f.count_words(count, feminine=True)))
+    def in_words(self, forms: tuple[str, str], count: int, **others: str) -> str:
+        """A count sentence as the model page words it (small counts in words, in a card's gender);
+        ``others``: the values of its other placeholders."""
+        text = self.p.catalogue.ngettext(forms[0], forms[1], count).replace("{count}",
+                                                                           self.f.count_words(count, feminine=True))
+        for name, value in others.items():
+            text = text.replace("{" + name + "}", value)
+        return plain(text)
 
     def speed(self, shown: str) -> float:
         """A speed as the table shows it ("10.0 tok/s", "1.234 tok/s"), read back as a number."""

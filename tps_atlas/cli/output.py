@@ -66,6 +66,10 @@ def verdict_json(v: Verdict, model: Model, context: int, kv_precision: str | Non
         out.update(shortfall_gb=round(v.shortfall.shown_gb, 2), shortfall_quant=v.shortfall.quant_name)
     if isinstance(v, NoRun):
         out["reason"] = v.reason.value
+        r = v.raised
+        out["raised"] = {"os": r.limit.os, "method": r.limit.method, "limit_gb": rounded(r.limit.budget_gb),
+                         "quant": r.estimate.quant.name, "need_gb": rounded(r.estimate.need_gb),
+                         "tok_s": rounded(r.estimate.tok_s)} if r else None
     if isinstance(v, Fits):
         out["fit"] = v.fit
     if isinstance(v, Multi):
@@ -153,23 +157,29 @@ def number(value: float | None, digits: int = 1) -> str:
 
 
 def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | None = None) -> None:
+    # Memory in the pages' unit: GiB under the memory budget, as VRAM and RAM are sold.
+    unit, gb_per_unit = f.calibration.memory_unit
+
+    def memory(gb: float | None) -> str:
+        return number(None if gb is None else gb / gb_per_unit)
+
     print(f"{f.model.name}: {f.cards_run} of {f.cards_total} cards run it, {f.cards_fit} entirely and "
           f"{f.cards_offload} with part in RAM "
           f"(context {f.context:,} tokens, quality {f.ceiling} down to {f.floor}, calibration {f.calibration.name})")
     if f.fastest and f.smallest and f.smallest.quant:
         print(f"fastest: {f.fastest.card.name} {number(f.fastest.tok_s)} tok/s; "
-              f"smallest: {f.smallest.card.name} ({number(f.smallest.card.vram_gb, 0)} GB, "
-              f"{f.smallest.quant.name}, {number(f.smallest.need_gb)} GB); "
+              f"smallest: {f.smallest.card.name} ({number(f.smallest.card.vram_gb, 0)} {unit}, "
+              f"{f.smallest.quant.name}, {memory(f.smallest.need_gb)} {unit}); "
               f"median {number(f.median_tok_s)} tok/s; {f.reading_speed_cards} at reading speed")
     if f.nearest_miss:
         m = f.nearest_miss
-        print(f"nearest miss: {m.card.name} ({number(m.card.vram_gb, 0)} GB), "
-              f"{number(m.shown_gb)} GB short at {m.quant_name}")
+        print(f"nearest miss: {m.card.name} ({number(m.card.vram_gb, 0)} {unit}), "
+              f"{memory(m.shown_gb)} {unit} short at {m.quant_name}")
     offloaded = {o.card.id for o in f.offload}
     rows = list(f.rows) + list(f.offload) + ([e for e in f.misses if e.card.id not in offloaded]
                                              if include_misses else [])
     if f.offload:
-        print(f"with offload to {number(f.system.size_gb, 0)} GB of {f.system.kind.name}: "
+        print(f"with offload to {number(f.system.size_gb, 0)} {unit} of {f.system.kind.name}: "
               f"{len(f.offload)} more cards")
     if f.multi:
         e = f.multi.cheapest
@@ -182,11 +192,11 @@ def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | 
         return f"{number(run.tok_s)} ({run.backend} {run.date})" if run else ""
 
     print(table(
-        ["tok/s", "range", "measured", "prompt tok/s", f"TTFT s @{f.context:,}", "card", "vendor", "VRAM GB",
-         "GB/s", "released", "need GB", "quant", "fit"],
+        ["tok/s", "range", "measured", "prompt tok/s", f"TTFT s @{f.context:,}", "card", "vendor", f"VRAM {unit}",
+         "GB/s", "released", f"need {unit}", "quant", "fit"],
         [[number(e.tok_s), f"{number(e.tok_s_low, 0)}-{number(e.tok_s_high, 0)}" if e.tok_s else "",
           measured(e), number(e.prompt_tok_s, 0), number(e.ttft_s, 2),
           e.card.name, e.card.vendor, number(e.card.vram_gb, 0), number(e.card.bandwidth_gb_s, 0),
-          e.card.released_month, number(e.need_gb), e.quant.name if e.quant else "", e.fit]
+          e.card.released_month, memory(e.need_gb), e.quant.name if e.quant else "", e.fit]
          for e in rows],
         right={0, 3, 4, 7, 8, 10}))

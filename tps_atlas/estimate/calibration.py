@@ -12,6 +12,7 @@ from tps_atlas.catalogue.cards import Card
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.records.vocabulary import BACKENDS
 from tps_atlas.records.fields import FieldReader
+from tps_atlas.estimate.budget import GB_PER_GIB
 
 
 # Bounds of the constants, each well beyond any sensible setting: a KV element is at most
@@ -92,6 +93,12 @@ class Calibration:
     # The class of each (vendor, architecture, memory type) met so far: what ``matches`` reads.
     _class_of: dict[tuple[str, str, str], SpeedClass | None] = field(default_factory=dict, init=False,
                                                                     repr=False, compare=False)
+
+    @property
+    def memory_unit(self) -> tuple[str, float]:
+        """The unit its pages write memory in: the budget counts memory as it is sold, in binary
+        gigabytes; the seed's rule compares decimal needs with the card's label."""
+        return ("GiB", GB_PER_GIB) if self.fit_rule == "budget" else ("GB", 1.0)
 
     def speed_class(self, card: Card) -> SpeedClass | None:
         key = (card.vendor, card.architecture or "", card.memory_type or "")

@@ -79,6 +79,7 @@ from tps_atlas.estimate.calibration import Calibration
 from tps_atlas.estimate.memory import Memory, memory_needed
 from tps_atlas.estimate.settings import Settings
 from tps_atlas.estimate.speed import prompt_tokens_per_second, tokens_per_second
+from tps_atlas.estimate.budget import GB_PER_GIB
 
 
 FIT_LABELS = ("comfortable", "tight", "none")
@@ -161,6 +162,12 @@ def usable_gb(card: Card, settings: Settings, calibration: Calibration | None = 
     return settings.fits * card.vram_gb
 
 
+def memory_gb(card: Card, settings: Settings, calibration: Calibration | None = None) -> float:
+    """The device's memory in the decimal GB needs are counted in: the budget reads its label as the
+    binary gigabytes it is sold in; the seed's rule reads it as it is written."""
+    return card.vram_gb * (GB_PER_GIB if uses_budget(settings, calibration) else 1.0)
+
+
 def calibrated_memory(memory: Memory, context: int, settings: Settings,
                       calibration: Calibration | None = None) -> Memory:
     """The memory a run needs under ``calibration``: with the budget rule, llama.cpp's compute
@@ -225,10 +232,10 @@ def estimate(model: Model, card: Card, settings: Settings, calibration: Calibrat
     context = context or settings.context_tokens
     if candidates is None:  # (an empty tuple is an answer: nothing is allowed)
         candidates = candidate_memories(model, settings, context, floor, quant, kv_precision, ceiling)
-    usable = usable_gb(card, settings, calibration)
+    usable, total = usable_gb(card, settings, calibration), memory_gb(card, settings, calibration)
     for candidate, memory in candidates:
         memory = calibrated_memory(memory, context, settings, calibration)
-        fit = verdict(memory.total_gb, card.vram_gb, settings, usable)
+        fit = verdict(memory.total_gb, total, settings, usable)
         if fit != "none":
             tok_s = tokens_per_second(model, candidate, card, calibration, memory.kv_gb)
             low, high = calibration.speed_range(card)

@@ -27,6 +27,8 @@ from tps_atlas.estimate.memory import Memory, memory_needed
 from tps_atlas.estimate.settings import Settings
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.estimate.offload import OffloadEstimate
+from tps_atlas.estimate.budget import GB_PER_GIB, RaisedLimit, keeps_display
+from tps_atlas.estimate.fit import Miss
 
 
 class Reason(enum.Enum):
@@ -35,6 +37,7 @@ class Reason(enum.Enum):
     MEMORY = "memory"              # device and the RAM beside it together hold too little
     NO_SYSTEM_RAM = "no_system_ram"  # the device's memory is all there is: nothing to offload into
     NO_LAYOUT = "no_layout"        # the model's layers are not recorded: no offload worked out
+    PLACEMENT = "placement"        # together they would hold it, but no split of its layers fits the device
 
 
 SMALLEST_SHORTFALL_GB = 0.1
@@ -53,6 +56,7 @@ class Shortfall:
     usable_gb: float = 0.0
     usable_share: float | None = 1.0   # the seed's share of VRAM; None under the memory budget
     at_floor: bool = False   # measured at the most compressed allowed quant ("even at" is true)
+    keeps_display: bool = False   # under the memory budget: part of the usable memory is kept for a screen
 
     @property
     def shown_gb(self) -> float:
@@ -92,8 +96,10 @@ def missed_by(model: Model, card: Card, settings: Settings, context: int, floor:
     need = calibrated_memory(memory_needed(model, quant, context, settings, kv_precision), context, settings,
                              calibration).total_gb
     usable = usable_gb(card, settings, calibration)
-    share = None if uses_budget(settings, calibration) else settings.fits
-    return Shortfall(card, quant.name, need, need - usable, usable, share, at_floor)
+    budget = settings.budget if uses_budget(settings, calibration) else None
+    share = None if budget else settings.fits
+    return Shortfall(card, quant.name, need, need - usable, usable, share, at_floor,
+                     keeps_display=bool(budget and keeps_display(card, budget)))
 
 
 @dataclass(frozen=True)
@@ -135,13 +141,24 @@ class Multi:
 
 
 @dataclass(frozen=True)
+class RaisedRun:
+    """What a unified machine runs once its GPU may use more of the memory than by default: the
+    limit (under which OS, how much) and the estimate at it."""
+
+    limit: RaisedLimit
+    estimate: Fit
+
+
+@dataclass(frozen=True)
 class NoRun:
-    """It does not run: one reason, and the shortfall of the device alone."""
+    """It does not run: one reason, and the shortfall of the device alone; ``raised`` where a unified
+    machine runs it once its GPU limit is raised (the pages say so and how, never a bare "No")."""
 
     card: Card
     reason: Reason
     shortfall: Shortfall
     beyond_context: int | None = None
+    raised: RaisedRun | None = None
     kind: ClassVar[Literal["none"]] = "none"
 
 
@@ -170,9 +187,10 @@ def device_set(model: Model, card: Card, settings: Settings, calibration: Calibr
 
 def decide(model: Model, card: Card, settings: Settings, calibration: Calibration, context: int,
            alone: Estimate, offload: OffloadEstimate | None, shortfall: Shortfall | None,
-           candidates: tuple[tuple[Quant, Memory], ...]) -> Verdict:
+           candidates: tuple[tuple[Quant, Memory], ...], ram_free_gb: float = 0.0) -> Verdict:
     """The verdict from what the estimator already worked out for this device: the estimate on the
-    device alone, the offload estimate (None where none runs), and the shortfall of a miss."""
+    device alone, the offload estimate (None where none runs), the shortfall of a miss, and the system
+    RAM llama.cpp may fill beside it (``offload.ram_room``)."""
     beyond = beyond_context(model, context)
     if alone.fits:
         return Fits(card, alone, beyond)
@@ -182,13 +200,28 @@ def decide(model: Model, card: Card, settings: Settings, calibration: Calibratio
     found = device_set(model, card, settings, calibration, candidates, context)
     if found:
         return Multi(card, found[0], found[1], shortfall, beyond)
-    if card.unified:
+    if card.unified or card.kind != "discrete":
         reason = Reason.NO_SYSTEM_RAM
+    elif shortfall.need_gb > shortfall.usable_gb + ram_free_gb:
+        reason = Reason.MEMORY
     elif not model.architecture:
         reason = Reason.NO_LAYOUT
     else:
-        reason = Reason.MEMORY
-    return NoRun(card, reason, shortfall, beyond)
+        reason = Reason.PLACEMENT
+    return NoRun(card, reason, shortfall, beyond, raised_run(model, card, settings, calibration, context, alone,
+                                                             candidates))
+
+
+def raised_run(model: Model, card: Card, settings: Settings, calibration: Calibration, context: int,
+               alone: Estimate, candidates: tuple[tuple[Quant, Memory], ...]) -> RaisedRun | None:
+    """The estimate once the GPU limit is raised, where that makes the model fit: the device with the
+    raised limit as its memory (a unified machine's budget is its GPU's share)."""
+    raised = alone.raised if isinstance(alone, Miss) else None
+    if raised is None:
+        return None
+    at_limit = estimate(model, replace(card, vram_gb=raised.limit.budget_gb / GB_PER_GIB), settings, calibration,
+                        context, candidates=candidates)
+    return RaisedRun(raised.limit, at_limit) if isinstance(at_limit, Fit) else None
 
 
 @dataclass(frozen=True)

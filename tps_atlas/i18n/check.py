@@ -8,7 +8,8 @@ check    fails, listing file:line and the problem, on untranslated or fuzzy entr
          markup that differs from the source, or what GNU msgfmt --check-format finds;
          then the style classes of i18n_style (a sentence starting with a number, English
          words left, French no-break spaces, entries with placeholders but no translators'
-         comment, a generic noun before a card's name)
+         comment, a generic noun before a card's name); in English, a msgstr other than its msgid;
+         and the calques of each language's glossary (locales/<lang>/glossary.yaml, tps_atlas/i18n/glossary.py)
 """
 
 from __future__ import annotations
@@ -131,6 +132,10 @@ def check_catalogue(path: Path, language: str) -> list[str]:
         if not filled:
             problems.append(f"{where}: untranslated: {label!r}")
             continue
+        # English is the source: an English msgstr other than its msgid is a leftover of a merge that
+        # matched another entry ("older NVIDIA cards" shown as "Filter cards").
+        if language == "en" and tuple(forms) != (tuple(message.id) if plural else (message.id,)):
+            problems.append(f"{where}: the English msgstr differs from its msgid: {label!r}")
         if message.context and message.context.startswith(FORMS_CONTEXT):
             problem = forms_problem(message.string) if isinstance(message.string, str) else "a plural"
             if problem or not consistent(message.id, message.string, message.context):
@@ -180,7 +185,22 @@ def check(locales_dir: Path = LOCALES_DIR, languages=LANGUAGES, strict_context: 
     for language in languages:
         problems += check_catalogue(po_path(language, locales_dir), language)
         problems += style_check(po_path(language, locales_dir), language, strict_context)
+        problems += glossary_check(po_path(language, locales_dir), language, locales_dir)
     return problems
+
+
+def glossary_check(path: Path, language: str, locales_dir: Path = LOCALES_DIR) -> list[str]:
+    """The calques of the language's glossary (locales/<lang>/glossary.yaml) found in its msgstrs."""
+    from tps_atlas.i18n.glossary import calque_problems, glossary_path, read_glossary
+    try:
+        glossary = read_glossary(glossary_path(locales_dir, language), language)
+    except DataError as error:
+        return [str(error)]
+    try:
+        catalog = read_catalog(path, language)
+    except DataError:
+        return []   # check_catalogue says why
+    return calque_problems(catalog, path, glossary)
 
 
 def style_check(path: Path, language: str, strict_context: bool = False) -> list[str]:

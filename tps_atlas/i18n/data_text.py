@@ -26,6 +26,15 @@ from tps_atlas.records.strict_yaml import load_yaml
 # Fields of a model record whose text we wrote and translate; the msgctxt names the field.
 TRANSLATED_FIELDS = ("numerical_format", "license")
 CONTEXT = "model data: "
+# The operating systems (and driver settings) of a unified machine's memory shares, which we wrote
+# ("Windows (older Intel drivers)"): translated on the card pages, their sources quoted in English.
+OS_CONTEXT = "device data: os"
+
+
+def device_os(phrases, value: str) -> str:
+    """An OS label of data/devices.yaml in the page's language. A label the same in every language is a
+    name (macOS 26, Windows), not an English quotation; i18n check reports one left untranslated."""
+    return phrases.pgettext(OS_CONTEXT, value)
 
 
 def english(text, language: str):
@@ -98,3 +107,19 @@ def extract_model_data(fileobj, keywords, comment_tags, options):
             lines = raw.decode("utf-8").splitlines()
             line = next((n for n, text in enumerate(lines, 1) if text.startswith(f"{name}:")), 1)
             yield line, "NC_", (CONTEXT + name, value), [comment]
+
+
+def extract_device_data(fileobj, keywords, comment_tags, options):
+    """Babel extractor (babel.cfg): each distinct OS label of data/devices.yaml's memory shares."""
+    import re
+
+    seen = set()
+    for number, line in enumerate(fileobj.read().decode("utf-8").splitlines(), 1):
+        for label in re.findall(r'\bos: "([^"]+)"', line):
+            if label not in seen:
+                seen.add(label)
+                yield number, "NC_", (OS_CONTEXT, label), [
+                    "TRANSLATORS: an operating system, with the driver or setting that decides how much of a "
+                    "machine's memory its GPU may use, as our device data names it (card pages, 'How much "
+                    "memory the GPU may use'). Keep product and setting names (Adrenalin, ttm.pages_limit), "
+                    "translate the rest: 'Windows (older Intel drivers)' is 'Windows (ältere Intel-Treiber)'."]

@@ -43,9 +43,9 @@ from babel.numbers import format_compact_decimal, format_decimal, format_percent
 
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
-# Unit symbols differ by language: French writes octets (Go), not bytes (GB).
+# Unit symbols differ by language: French writes octets (Go, Gio), not bytes (GB, GiB).
 UNITS = {
-    "fr": {"GB": "Go", "GB/s": "Go/s", "kW": "kW"},
+    "fr": {"GB": "Go", "GiB": "Gio", "GB/s": "Go/s", "kW": "kW"},
 }
 # French typography keeps a number and its unit (or its "milliards") on one line.
 UNIT_SPACE = {"fr": "\u00a0"}
@@ -79,11 +79,25 @@ def remembered(method):
 
 
 class Formatter:
-    """Every number, unit and date of one language's pages."""
+    """Every number, unit and date of one language's pages.
 
-    def __init__(self, language: str):
+    ``memory``: the unit memory is written in, as its symbol and its size in decimal gigabytes.
+    The figures handed in are decimal gigabytes; a calibration that counts memory as it is sold
+    (binary: ``("GiB", 1.073741824)``) has them written in gibibytes, so that a need that fits a
+    "24 GB" card never reads as more than 24. A size as labelled (``vram``) is in that unit already;
+    data read per token stays in decimal gigabytes, the unit of bandwidth (``gb_read``).
+
+    >>> binary = Formatter("fr", memory=("GiB", 1.073741824))
+    >>> binary.gb(25.769803776) == "24,0\u00a0Gio" and binary.vram(24) == "24\u00a0Gio"
+    True
+    >>> Formatter("en", memory=("GiB", 1.073741824)).gb_read(0.18, 2), Formatter("en").gb(25.8)
+    ('0.18 GB', '25.8 GB')
+    """
+
+    def __init__(self, language: str, memory: tuple[str, float] = ("GB", 1.0)):
         self.language = language
         self.locale = Locale.parse(language)
+        self.memory_unit, self.gb_per_memory_unit = memory
         self._remembered: dict[tuple, str] = {}
 
     def __repr__(self) -> str:
@@ -100,6 +114,7 @@ class Formatter:
     def browser_units(self) -> dict[str, str]:
         """The unit spellings the browser's formatter takes from the page, to write units as this does."""
         return {" ": self.unit_space, "GB": self.unit("GB"), "GB/s": self.unit("GB/s"),
+                "memory": self.unit(self.memory_unit), "gb_per_memory_unit": self.gb_per_memory_unit,
                 "%": self.percent(0.5).removeprefix(self.count(50))}
 
     def with_unit(self, number: str, symbol: str) -> str:
@@ -134,24 +149,34 @@ class Formatter:
 
     @remembered
     def gb(self, value: float, digits: int = 1) -> str:
-        """Memory, one precision per page: one decimal from 1 GB up whatever the caller asks
-        ("108,9 GB" in the sum and in the sentence); below 1 GB the decimals asked for, without
+        """Memory held (a need, weights, a shortfall), ``value`` in decimal GB, written in the
+        pages' memory unit; one precision per page: one decimal from 1 up whatever the caller asks
+        ("108,9 GB" in the sum and in the sentence); below 1 the decimals asked for, without
         trailing zeros ("0,18 GB", "0,5 GB", "0,045 GB").
 
         >>> nl = Formatter("nl")
         >>> nl.gb(108.875, 2), nl.gb(0.18, 2), nl.gb(0.5, 2), nl.gb(0.045, 3), nl.gb(64, 0)
         ('108,9 GB', '0,18 GB', '0,5 GB', '0,045 GB', '64 GB')
         """
+        return self._memory(value / self.gb_per_memory_unit, digits, self.memory_unit)
+
+    @remembered
+    def gb_read(self, value: float, digits: int = 1) -> str:
+        """Data read per token, in decimal GB like the bandwidth it is divided by."""
+        return self._memory(value, digits, "GB")
+
+    @remembered
+    def vram(self, value: float) -> str:
+        """A size as it is labelled (a card's VRAM, a RAM kit): binary gigabytes sold as "GB"."""
+        digits = 0 if float(value).is_integer() else 1
+        return self._memory(value, digits, self.memory_unit)
+
+    def _memory(self, value: float, digits: int, symbol: str) -> str:
         if value >= 1:
             digits = min(digits, 1)
         while digits > 1 and round(value, digits) == round(value, digits - 1):
             digits -= 1
-        return self.with_unit(self.decimal(value, digits), "GB")
-
-    @remembered
-    def vram(self, value: float) -> str:
-        digits = 0 if float(value).is_integer() else 1
-        return self.gb(value, digits)
+        return self.with_unit(self.decimal(value, digits), symbol)
 
     @remembered
     def bandwidth(self, value: float) -> str:

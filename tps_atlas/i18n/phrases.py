@@ -235,11 +235,11 @@ def fill(text: str, params: dict, msgid: str | None = None) -> Markup:
 class Phrases:
     """Translate and fill sentences for one language."""
 
-    def __init__(self, language: str, locales_dir: Path | None = None):
+    def __init__(self, language: str, locales_dir: Path | None = None, memory: tuple[str, float] = ("GB", 1.0)):
         if language not in LANGUAGES:
             raise DataError("mkdocs.yml", "language", "one of " + ", ".join(LANGUAGES), language)
         self.language = language
-        self.fmt = Formatter(language)
+        self.fmt = Formatter(language, memory)
         self.catalogue = translations(language, str(locales_dir or LOCALES_DIR))
 
     @property

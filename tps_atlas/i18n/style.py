@@ -51,7 +51,9 @@ ENGLISH_WORDS = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in sorte
 ALLOWED = ("GPU", "GPUs", "tok/s", "MoE", "KV", "GQA", "MLA", "MHA", "MQA", "llama.cpp", "Hugging Face",
            "mixture-of-experts", "Mixture-of-Experts", "grouped-query attention", "Grouped-Query Attention",
            "multi-head latent attention", "Multi-Head Latent Attention", "multi-head attention",
-           "multi-query attention", "Multi-Head Attention", "Multi-Query Attention", "dense", "Material for MkDocs")
+           "multi-query attention", "Multi-Head Attention", "Multi-Query Attention", "dense", "Material for MkDocs",
+           # Settings named as the vendor names them (AMD Adrenalin, Windows 11 with Intel graphics).
+           "Variable Graphics Memory", "Shared GPU Memory Override")
 ALLOWED_BY_LANGUAGE = {"nl": ("sliding window", "latent attention"), "fr": (),
                        "de": ("Sliding Window", "Latent Attention")}
 
@@ -86,7 +88,7 @@ def english_words(text: str, language: str) -> list[str]:
     text = plain(text)
     # File paths and commands (data/measured/llama-cpp.tsv) are quoted as they are.
     text = re.sub(r"\S*[/.]\S*[/.]\S*", " ", text)
-    for term in ALLOWED + ALLOWED_BY_LANGUAGE.get(language, ()):
+    for term in sorted(ALLOWED + ALLOWED_BY_LANGUAGE.get(language, ()), key=len, reverse=True):
         text = text.replace(term, " ")
     # Longest first in the pattern: "model card" is one finding, not also "card".
     return [m.group(1).lower() for m in ENGLISH_WORDS.finditer(text)]

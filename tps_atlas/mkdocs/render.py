@@ -79,10 +79,10 @@ class Renderer:
 
     def __init__(self, language: str, catalogue: Catalogue, settings: Settings, portal: Portal,
                  calibration: str | None = None):
-        self.phrases = p = Phrases(language)
+        self.calibration = settings.calibration(calibration)
+        self.phrases = p = Phrases(language, memory=self.calibration.memory_unit)
         self.settings = settings
         self.portal = portal
-        self.calibration = settings.calibration(calibration)
         self.catalogue = catalogue = catalogue.for_calibration(self.calibration.name)
         self.table = estimate_table(catalogue, settings, self.calibration.name)
         newest = max((m.published for m in catalogue.models if m.published), default=None)
@@ -199,5 +199,5 @@ class Renderer:
         return self.render("cards_index.html", vendors=browse.cards_index(self.phrases, self.catalogue, self.table))
 
     def render_methodology(self) -> str:
-        return self.render("methodology.html", m=browse.methodology(self.phrases, self.settings),
+        return self.render("methodology.html", m=browse.methodology(self.phrases, self.settings, self.calibration),
                            o=offload_methodology(self.phrases))

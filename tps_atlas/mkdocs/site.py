@@ -32,11 +32,14 @@ from tps_atlas.estimate.settings import load_settings
 from tps_atlas.web.data import card_labels, site_data, write_card_labels, write_site_data
 from tps_atlas.i18n.phrases import LANGUAGES, N_, Phrases
 from tps_atlas.mkdocs.render import Renderer, ui_settings
+from tps_atlas.web.api.open_data import load_open_data
+from tps_atlas.web.api.writer import write_open_data
+from tps_atlas.mkdocs.page_shell import device_button, finish_shell
 
 DEFAULT_LANGUAGE = "en"
 # Hand-made pages (docs/en/*.md): their titles are phrases like any other.
 PAGE_TITLES = {
-    "index.md": (N_("Which GPU runs which open-weight model, and how fast"),
+    "index.md": (N_("Which GPU runs which open-weight model, and how fast?"),
                  N_("Every open-weight language model against every graphics card: memory needed, speed and fit.")),
     "models.md": (N_("All models"), N_("Every open-weight model we track, with the cards that run it.")),
     "cards.md": (N_("All cards"), N_("Every graphics card and machine we track, by vendor and memory size.")),
@@ -139,6 +142,7 @@ def check_settings(config) -> None:
         raise DataError("environment", "TPS_CALIBRATION", "one of " + ", ".join(settings.calibrations)
                         + " (data/estimator.yaml), or empty for the default", calibration)
     catalogue = load_catalogue()
+    load_open_data(catalogue)  # the moved ids, licence and citation, before anything is written
     unknown = [i for i in preview_ids() if i not in catalogue.models_by_id and i not in catalogue.cards_by_id]
     if unknown:
         raise DataError("environment", "TPS_PREVIEW", "model or card ids separated by commas "
@@ -275,6 +279,9 @@ def finish_page(output: str, page, config) -> str:
                             else r.render_card_tables(match.group(2)), output)
     # Every page's header offers "My device": its words go before the scripts that read them.
     output = output.replace('<script id="__config"', str(r.ui_script()) + '<script id="__config"', 1)
+    # The same words as the header button device.js labels (tps_atlas/web/ui.py: my_device, choose).
+    output = finish_shell(output, device_button(r.phrases.gettext("My device"),
+                                                r.phrases.gettext("Choose your GPU or machine")))
     prefix = language_prefix(r.phrases.language)
     if prefix:
         # With the trailing slash: material resolves "search/search_index.json" against this base.
@@ -284,8 +291,8 @@ def finish_page(output: str, page, config) -> str:
 
 
 def finish_site(config) -> None:
-    """After the last language: the calculator's data (once for all languages), a search index per
-    language, and a sitemap with alternates."""
+    """After the last language: the calculator's data (once for all languages), the open data
+    (tps_atlas/web/api/), a search index per language, and a sitemap with alternates."""
     i18n = config.plugins.get("i18n")
     if getattr(i18n, "building", False):
         return  # a nested language build; the outer build finishes the site
@@ -294,6 +301,14 @@ def finish_site(config) -> None:
     for language in LANGUAGES:
         r = renderer(language, calibration_name(config))
         write_card_labels(site_dir, language, card_labels(r.phrases, r.catalogue, r.confidence))
+    r = renderer(DEFAULT_LANGUAGE, calibration_name(config))
+    try:
+        write_open_data(site_dir, r.table, r.catalogue, r.settings, load_open_data(r.catalogue),
+                        config.site_url or "", preview_ids())
+    except DataError as error:
+        from mkdocs.exceptions import PluginError
+
+        raise PluginError(f"TPS Atlas: {error}") from None
     split_search_index(site_dir)
     write_sitemap(site_dir, config.site_url or "")
 

@@ -13,6 +13,8 @@ from tps_atlas.pages.figures import FEW_DEVICES, EstimateTable, ModelFigures, Re
 from tps_atlas.records import vocabulary
 from tps_atlas.i18n.names import organisation_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases
+from tps_atlas.estimate.calibration import Calibration
+from tps_atlas.estimate.fit import uses_budget
 
 
 def run_count(p: Phrases, fit: int, offload: int) -> str:
@@ -136,8 +138,11 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
                          cards=f.count(len(catalogue.cards)))}
 
 
-def methodology(p: Phrases, settings: Settings) -> dict:
+def methodology(p: Phrases, settings: Settings, used: Calibration | None = None) -> dict:
+    """The methodology page's figures; ``used`` is the calibration the site's pages use (its fit rule
+    is the one the page describes)."""
     f = p.fmt
+    budget = settings.budget if uses_budget(settings, used) else None
     calibrations, classes, by_backend = [], [], []
     tg, _ = load_rows("tg")
 
@@ -196,6 +201,12 @@ def methodology(p: Phrases, settings: Settings) -> dict:
         "classes": classes,
         "by_backend": by_backend,
         "shortfall_quant": settings.shortfall_quant,
+        # The memory budget's constants, where the pages' calibration uses it.
+        "budget": {"driver": f.gb(budget.driver_reserve_gb, 2), "display": f.gb(budget.display_reserve_gb, 2),
+                   "buffer": f.gb(budget.buffer_base_gb, 2), "growth": f.gb(budget.buffer_per_1k_tokens_gb, 3),
+                   "gib_bytes": f.integer(2 ** 30), "gb_bytes": f.integer(10 ** 9), "unit": f.unit("GiB"),
+                   "decimal_unit": f.unit("GB"),
+                   "sold": f.with_unit(f.integer(24), "GB"), "holds": f.vram(24)} if budget else None,
         "multi_counts": f.names(f.count(n) for n in settings.multi_gpu_counts),
         "few": f.count_words(FEW_DEVICES),
     }

@@ -18,6 +18,9 @@ from tps_atlas.i18n.names import card_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases
 from tps_atlas.pages.offload import OffloadCardRow, card_offload_intro, card_offload_rows
 from tps_atlas.pages.verdict_text import cannot_hold_answer
+from tps_atlas.i18n.data_text import device_os
+from tps_atlas.estimate.verdict import NoRun
+from tps_atlas.pages.verdict_text import RAISED_CELL
 
 
 # Web addresses inside a source text (no quotes, brackets or separators: they end it).
@@ -67,6 +70,7 @@ class MissRow:
     need: str
     quant: str
     shortfall: str
+    raised: Markup | None = None   # what it runs at once a unified machine's GPU limit is raised
 
 
 @dataclass
@@ -118,8 +122,13 @@ class CardPageBuilder:
 
     def miss_row(self, model: Model, miss: NearestMiss) -> MissRow:
         f = self.f
+        v = self.table.verdict(model.id, miss.card)
+        raised = None
+        if isinstance(v, NoRun) and v.raised:
+            e = v.raised.estimate
+            raised = Markup(" · ").join([self.p.gettext(RAISED_CELL), e.quant.name, f.tok_s(e.tok_s)])
         return MissRow(model.name, model_href(model), f.parameters_short(model.parameters_b), f.gb(miss.need_gb),
-                       miss.quant_name, f.gb(miss.shown_gb))
+                       miss.quant_name, f.gb(miss.shown_gb), raised)
 
     def specs(self, c: Card) -> list[tuple[str, str]]:
         p, f, g = self.p, self.f, self.p.gettext
@@ -150,7 +159,8 @@ class CardPageBuilder:
 
     def shares(self, c: Card) -> list[tuple[str, str, Markup]]:
         """(OS, share, source) of each OS whose share differs."""
-        return [(s.os, self.f.percent(s.share), english(linked(s.source), self.p.language)) for s in c.shares]
+        return [(device_os(self.p, s.os), self.f.percent(s.share), english(linked(s.source), self.p.language))
+                for s in c.shares]
 
     def raise_text(self, c: Card) -> Markup | None:
         """How to give the GPU more of the system memory (the sentence per method is in the catalogue)."""
@@ -287,16 +297,22 @@ class CardPageBuilder:
                                    "We track {count} other cards with {vram}."), len(peers), vram=v["vram"])
             answer += Markup(" ")
             if faster:
-                # TRANSLATORS: {count} is a number of cards, in words up to twelve (two, 13), {peer} the fastest
-                # one's name (with {peer:nom}... for its article), {peer_bandwidth} its bandwidth. Example: 'Of
-                # these, two read memory faster; the fastest is the GeForce RTX 5090 D V2, at 1,340 GB/s. ...'
-                answer += p.n_words(NP_("One of them reads memory faster: the {peer}, at {peer_bandwidth}. "
-                                  "On the same model, speed follows bandwidth.",
-                                  "Of these, {count} read memory faster; the fastest is the {peer} at "
-                                  "{peer_bandwidth}. On the same model, speed follows bandwidth."), faster,
+                # More bandwidth is not more speed for certain: the A30X (1,220 GB/s) reaches a smaller share of
+                # it than the RTX 4090 (1,008 GB/s) and is slower on the same model.
+                # TRANSLATORS: {count} is a number of cards, in words up to twelve (two, 13), {peer} the one
+                # with the most bandwidth (with {peer:nom}... for its article), {peer_bandwidth} its bandwidth.
+                # Example: 'Of these, two have more memory bandwidth; the one with the most is the GeForce RTX
+                # 5090 D V2, with 1,340 GB/s. ...'
+                answer += p.n_words(NP_("One of them has more memory bandwidth: the {peer}, with {peer_bandwidth}. "
+                                  "That usually makes it faster on the same model, though how much of its "
+                                  "bandwidth a card reaches differs by hardware class.",
+                                  "Of these, {count} have more memory bandwidth; the one with the most is the "
+                                  "{peer}, with {peer_bandwidth}. That usually makes them faster on the same model, "
+                                  "though how much of its bandwidth a card reaches differs by hardware class."),
+                              faster,
                               peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
             else:
-                answer += p.t(N_("None of them reads memory faster, so none runs the same model faster."))
+                answer += p.t(N_("None of them has more memory bandwidth."))
             # TRANSLATORS: {card} is the card's name (with {card:nom}... for its article). Example: 'How does
             # the GeForce RTX 4090 compare with cards of the same memory?'
             qa.append(((p.t(N_("How does the {card} compare with cards of the same memory?"), **v)), answer))

@@ -25,6 +25,7 @@ from tps_atlas.catalogue.quants import Quant
 from tps_atlas.measured.runs import MeasuredIndex, Run, load_runs
 from tps_atlas.estimate.offload import OffloadEstimate, System, load_ram, offload_candidates, offload_estimate
 from tps_atlas.estimate.verdict import Fits, MultiCard, Shortfall, Verdict, decide, missed_by, multi_card, shown_tok_s
+from tps_atlas.estimate.offload import ram_room
 
 # The shortfall of a card that cannot hold a model (tps_atlas/estimate/verdict.py): the page figures' name for it.
 NearestMiss = Shortfall
@@ -136,13 +137,15 @@ class ModelFigures:
             self._by_card.update((e.card.id, e) for e in self.misses + self.rows + self.offload)
         found = self._by_card.get(card.id)
         offload = found if isinstance(found, OffloadEstimate) else None
-        alone: Estimate = found if found is not None and found.fits and offload is None else Miss(card)
+        # The estimate of the device alone: a fit, or a miss with what a raised GPU limit would hold.
+        alone: Estimate = found if found is not None and offload is None else Miss(card)
         shortfall = None
         if not alone.fits:
             shortfall = missed_by(self.model, card, self.settings, self.context, self.floor, self.kv_precision,
                                   self.quant, self.ceiling, self.calibration)
+        ram_free = max(0.0, ram_room(self.system, load_ram(), self.settings, self.calibration))
         return decide(self.model, card, self.settings, self.calibration, self.context, alone, offload,
-                      shortfall, self.candidates)
+                      shortfall, self.candidates, ram_free)
 
     @property
     def reach(self) -> Reach:

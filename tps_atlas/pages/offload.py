@@ -68,7 +68,7 @@ OFFLOAD_LINES_COMMON = (
     N_("A prompt of {context} tokens: the card computes it, after copying the part in system memory over "
        "PCIe (about {pcie}) once per batch of {batch} tokens; about {ttft} before the first token."),
 )
-RUN_IT = N_("To run it as in this row:")
+RUN_IT = N_("To run it with this row's settings:")
 
 
 def ram_kind_name(p: Phrases, kind: RamKind) -> str:
@@ -108,7 +108,7 @@ def offload_working(p: Phrases, m: Model, e: OffloadEstimate, context: int,
     values = dict(card=card_name(e.card, p.language), cpu_layers=f.count(pl.cpu_layers),
                   gpu_layers=f.count(pl.gpu_layers),
                   layers=f.count(pl.layers), vram_used=f.gb(pl.gpu_gb), ram=f.gb(pl.ram_gb),
-                  vram_read=f.gb(w.vram_read_gb, 2), ram_read=f.gb(w.ram_read_gb, 2),
+                  vram_read=f.gb_read(w.vram_read_gb, 2), ram_read=f.gb_read(w.ram_read_gb, 2),
                   used=f.count(m.experts_active or 0), experts=f.count(m.experts_total or 0),
                   bandwidth=f.bandwidth(w.card_bandwidth_gb_s), efficiency=f.percent(w.card_efficiency),
                   ram_bandwidth=f.bandwidth(w.ram_bandwidth_gb_s), ram_efficiency=f.percent(w.ram_efficiency),
@@ -134,8 +134,9 @@ def reference_offload(offload: Sequence[OffloadEstimate]) -> OffloadEstimate | N
     return next(iter(small or offload), None)
 
 
-def offload_explanation(p: Phrases, m: Model, system: System, any_offload: bool) -> list[Markup]:
-    """How offload works for this kind of model, and the RAM the pages assume."""
+def offload_explanation(p: Phrases, m: Model, system: System, offload: Sequence[OffloadEstimate]) -> list[Markup]:
+    """How offload works for this kind of model, the fastest figure the page has for it (``offload``:
+    the page's offload rows, fastest first) and the RAM the pages assume."""
     v = dict(model=m.name, **ram_values(p, system))
     out = []
     if m.is_moe:
@@ -147,13 +148,23 @@ def offload_explanation(p: Phrases, m: Model, system: System, any_offload: bool)
                           "experts, so only a small part of what sits in RAM is read for each token: slower than "
                           "on the card, but often still usable."), **v))
     else:
+        # Not "falls to a few tokens per second" as a rule: with little in RAM a dense model keeps most of
+        # its speed (GLM-4.1V on a GTX 980 Ti, 0.8 GB in RAM: 25.9 tok/s); the page's own fastest row says how
+        # fast it gets, and system RAM is a third of a mid-range card's bandwidth, not always "a tenth".
         # TRANSLATORS: {model} is a model's name; -ngl is a llama.cpp option, kept as it is. Example: 'Where no
         # card holds it, Llama 3.1 70B can still run with some of its layers in system memory (RAM, -ngl). ...'
         out.append(p.t(N_("Where no card holds it, {model} can still run with some of its layers in system "
                           "memory (RAM, -ngl). Being dense, it reads every layer for every token, and system "
-                          "memory delivers a tenth of a graphics card's bandwidth or less: the layers in RAM "
-                          "set the pace, and the speed falls to a few tokens per second."), **v))
-    if any_offload:
+                          "memory is several times slower than a card's own: the more layers sit in RAM, the "
+                          "slower it runs."), **v))
+    if offload and not m.is_moe:
+        # TRANSLATORS: {card} is a card's name (with {card:nom}... for its article), {tok_s} a speed, {ram}
+        # the part in RAM. Example: 'With part of it in RAM, the fastest here is the GeForce GTX
+        # 980 Ti: about 25.9 tok/s, with 0.8 GB in RAM.'
+        out.append(p.t(N_("With part of it in RAM, the fastest here is the {card}: about {tok_s}, with {ram} in "
+                          "RAM."), card=card_name(offload[0].card, p.language), tok_s=p.fmt.tok_s(offload[0].tok_s),
+                       ram=p.fmt.gb(offload[0].placement.ram_gb)))
+    if offload:
         # TRANSLATORS: {ram_size} and {reserve} are memory sizes (64 GB, 8 GB), {ram_kind} a kind of memory
         # (2-channel DDR5-6000), {ram_bandwidth} its bandwidth. Example: 'Cards marked “With offload” are worked
         # out for 64 GB of 2-channel DDR5-6000 (96.0 GB/s), a typical gaming PC, of which 8 GB is left to the
@@ -198,8 +209,12 @@ def offload_faq(p: Phrases, m: Model, fig, v: PageValues) -> Markup:
                              # at MXFP4 at about 30 tok/s (22–37 tok/s), with 35.0 GB in RAM.'
                              N_("The {card} ({vram}) runs it at {quant} at about {tok_s} ({range} tok/s), with "
                                 "{ram} in RAM."), **values))
-    if not m.is_moe:
-        sentences.append(p.t(N_("A dense model reads every layer in RAM for every token, hence the low figure.")))
+    reading = fig.settings.reading_speed_tok_s if fig.settings else 10.0
+    if not m.is_moe and picks[0].tok_s < reading:
+        # Only under a figure below reading speed: above it, "the low figure" would be false.
+        # TRANSLATORS: after a speed below reading speed, for a dense model.
+        sentences.append(p.t(N_("A dense model reads all of its layers for every token, those in RAM too: hence "
+                                "the low figure.")))
     return Markup(" ").join(sentences)
 
 
@@ -232,7 +247,7 @@ def card_offload_intro(p: Phrases, system: System, card) -> Markup:
     # but run with part of them in system memory, worked out for 64 GB of 2-channel DDR5-6000 (96.0 GB/s), ...'
     return p.t(N_("These models do not fit on the {card} alone but run with part of them in system memory, "
                   "worked out for {ram_size} of {ram_kind} ({ram_bandwidth}), a typical gaming PC. "
-                  "Mixtures of experts stay usable; dense models slow to a crawl."),
+                  "The more of a model sits in RAM, the slower it runs."),
                card=card_name(card, p.language), **ram_values(p, system))
 
 

@@ -64,17 +64,27 @@ SET_HOLDS = N_("A set of {number} of them holds it: at {quant} it needs about {n
 # system RAM."
 NO_SYSTEM_RAM = N_("Its memory is all the system has, so no part of the model can move to system RAM.")
 
+# TRANSLATORS: after the sentence before, on the page of a machine whose GPU may be allowed more of the memory:
+# {limit} is that larger limit, {os} the system where it can be raised (macOS, Linux), {quant} a quantization,
+# {need} memory, {tok_s} a speed. Example: "With its GPU allowed 120 GiB on Linux, it runs at Q3_K_M (it needs
+# about 104.2 GiB), at about 14 tok/s; this page explains how to raise the limit."
+RAISED_RUNS = N_("With its GPU allowed {limit} on {os}, it runs at {quant} (it needs about {need}), at about "
+                 "{tok_s}; this page explains how to raise the limit.")
+# TRANSLATORS: a table cell under "Does not run" (or in the table of models a machine cannot hold), beside a
+# quantization and a speed: the machine runs the model once its GPU memory limit is raised.
+RAISED_CELL = N_("With the GPU limit raised")
 
 # TRANSLATORS: in brackets after "the {usable} usable on this card", under the seed's rule: {share} is the
 # share of the card's memory a fit may use, {vram} its memory. Example: "90% of its 24 GB".
 BASIS_SHARE = N_("{share} of its {vram}")
-# TRANSLATORS: in brackets after "the {usable} usable on this card": why it can be more than the card's
-# label ({vram}, sold in binary gigabytes: 24 GB are 25.8 GB as needs are counted) and a little less than
-# that. Example: "its 24 GB in binary gigabytes, less what the driver and a screen may keep".
-BASIS_BUDGET = N_("its {vram} in binary gigabytes, less what the driver and a screen may keep")
-# TRANSLATORS: the same for a machine that shares its memory (never "card"): {vram} is what its GPU may use
-# on its default system. Example: "the 96 GB its GPU may use, in binary gigabytes".
-BASIS_BUDGET_MACHINE = N_("the {vram} its GPU may use, in binary gigabytes")
+# TRANSLATORS: in brackets after "the {usable} usable on this card", under the memory budget: {vram} is the
+# card's memory as labelled. Example: "its 24 GiB less what the driver and the screen keep".
+BASIS_BUDGET = N_("its {vram} less what the driver and the screen keep")
+# TRANSLATORS: the same for a card that drives no screen (a laptop GPU, a data-centre board). Example: "its
+# 80 GiB less what the driver keeps".
+BASIS_BUDGET_HEADLESS = N_("its {vram} less what the driver keeps")
+# TRANSLATORS: the same for a machine that shares its memory (never "card") whose share is not recorded.
+BASIS_BUDGET_MACHINE = N_("the default limit of its GPU")
 
 
 def shortfall_values(p: Phrases, model: Model, card: Card, s: Shortfall) -> dict:
@@ -82,8 +92,11 @@ def shortfall_values(p: Phrases, model: Model, card: Card, s: Shortfall) -> dict
     vram = f.vram(card.vram_gb)
     if s.usable_share is not None:
         basis = p.t(BASIS_SHARE, share=f.percent(s.usable_share), vram=vram)
+    elif card.unified:
+        basis = (p.t(BASIS_SHARE, share=f.percent(card.usable_share), vram=f.vram(card.system_memory_gb))
+                 if card.usable_share and card.system_memory_gb else p.t(BASIS_BUDGET_MACHINE))
     else:
-        basis = p.t(BASIS_BUDGET_MACHINE if card.unified else BASIS_BUDGET, vram=vram)
+        basis = p.t(BASIS_BUDGET if s.keeps_display else BASIS_BUDGET_HEADLESS, vram=vram)
     return dict(quant=s.quant_name, model=model.name, need=f.gb(s.need_gb), shortfall=f.gb(s.shown_gb),
                 usable=f.gb(s.usable_gb), basis=basis)
 
@@ -115,4 +128,8 @@ def cannot_hold_answer(p: Phrases, model: Model, v: Verdict) -> Markup:
                                     need=f.gb(e.need_gb), tok_s=f.tok_s(e.tok_s))
     elif v.card.unified:
         answer += Markup(" ") + p.t(NO_SYSTEM_RAM)
+        if v.raised:
+            e = v.raised.estimate
+            answer += Markup(" ") + p.t(RAISED_RUNS, limit=f.gb(v.raised.limit.budget_gb), os=v.raised.limit.os,
+                                        quant=e.quant.name, need=f.gb(e.need_gb), tok_s=f.tok_s(e.tok_s))
     return answer

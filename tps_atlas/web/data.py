@@ -13,7 +13,7 @@ translated and formatted here (the browser formats only numbers and months).
 >>> from tps_atlas.estimate.settings import load_settings
 >>> data = site_data(load_catalogue(), load_settings(), "seed")
 >>> data["calibration"], data["settings"]["fit"]
-('seed', {'fits': 0.9, 'comfortable': 0.75})
+('seed', {'fits': 0.9, 'comfortable': 0.75, 'smallest_shortfall_gb': 0.1})
 >>> data["models"]["glm-130b"]["parameters_b"]
 130.0
 """
@@ -43,6 +43,8 @@ from tps_atlas.i18n.phrases import N_, Phrases
 from tps_atlas.estimate.offload import RamSettings, load_ram
 from tps_atlas.pages.offload import (DETAIL_EXPERTS, DETAIL_LAYERS, OFFLOAD_LINES_COMMON, OFFLOAD_LINES_EXPERTS,
                                      OFFLOAD_LINES_LAYERS, OFFLOAD_TITLE, RUN_IT, ram_kind_name)
+from tps_atlas.estimate.verdict import SMALLEST_SHORTFALL_GB
+from tps_atlas.pages.verdict_text import RAISED_CELL
 
 ASSET_PATH = "assets/tps-data.json"
 # The card pages' words, one file per language (the 824 card pages of a language share it).
@@ -83,7 +85,9 @@ def settings_data(s: Settings) -> dict:
         "vram_tiers_gb": list(s.vram_tiers_gb),
         # Sets of identical cards offered where one card cannot hold a model (docs/assets/verdict.js).
         "multi_gpu_counts": list(s.multi_gpu_counts),
-        "fit": {"fits": s.fits, "comfortable": s.comfortable},
+        "fit": {"fits": s.fits, "comfortable": s.comfortable,
+                # A device short by less than this is still said to be short by it (verdict.Shortfall.shown_gb).
+                "smallest_shortfall_gb": SMALLEST_SHORTFALL_GB},
         # The memory budget of calibrations with fit_rule "budget" (tps_atlas/estimate/budget.py): the buffer's growth
         # with context and GiB to GB (each card's budget and raised limit are in its record).
         **({"budget": {"gb_per_gib": GB_PER_GIB, "buffer_base_gb": s.budget.buffer_base_gb,
@@ -206,12 +210,17 @@ def script_safe_json(value, **dumps_options) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def write_site_data(site_dir: Path, data: dict) -> Path:
-    """Write the asset once for the whole site (every language reads the same file)."""
-    path = Path(site_dir) / ASSET_PATH
+def write_json(site_dir: Path, relative: str, data) -> Path:
+    """One JSON file of the built site, compact and script-safe (the calculator's assets, the open data)."""
+    path = Path(site_dir) / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(script_safe_json(data, separators=(",", ":")), encoding="utf-8")
     return path
+
+
+def write_site_data(site_dir: Path, data: dict) -> Path:
+    """Write the asset once for the whole site (every language reads the same file)."""
+    return write_json(site_dir, ASSET_PATH, data)
 
 
 # ---------------------------------------------------------------- one page
@@ -326,8 +335,8 @@ CARD_NONE_FIT = N_("None of the models we track fits on it at these settings.")
 # the GeForce RTX 4090 alone but run with part of them in system memory, worked out for 128 GB of 2-channel
 # DDR5-6000 (96.0 GB/s). ..."
 CARD_OFFLOAD_INTRO_CHOSEN = N_("These models do not fit on the {card} alone but run with part of them in system "
-                               "memory, worked out for {ram_size} of {ram_kind} ({ram_bandwidth}). Mixtures of "
-                               "experts stay usable; dense models slow to a crawl.")
+                               "memory, worked out for {ram_size} of {ram_kind} ({ram_bandwidth}). The more "
+                               "of a model sits in RAM, the slower it runs.")
 
 
 def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict:
@@ -343,6 +352,7 @@ def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict
         "headers": {name: [g(h) for h in headers] for name, headers in CARD_HEADERS.items()},
         **{key: g(text) for key, text in CARD_HEADINGS.items()},
         "none_fit": g(CARD_NONE_FIT),
+        "raised_cell": g(RAISED_CELL),
         "context_limit": g(CONTEXT_LIMIT),
         "offload_intro": g(CARD_OFFLOAD_INTRO_CHOSEN),
         "ram_kinds": {k.id: ram_kind_name(p, k) for k in load_ram().kinds},
@@ -357,7 +367,4 @@ def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict
 
 
 def write_card_labels(site_dir: Path, language: str, labels: dict) -> Path:
-    path = Path(site_dir) / CARD_LABELS_PATH.format(language=language)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(script_safe_json(labels, separators=(",", ":")), encoding="utf-8")
-    return path
+    return write_json(site_dir, CARD_LABELS_PATH.format(language=language), labels)

@@ -22,6 +22,7 @@ from tps_atlas.pages.model.rows import fit_label
 from tps_atlas.estimate.offload import load_ram
 from tps_atlas.pages.offload import ram_kind_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases, placeholders
+from tps_atlas.pages.verdict_text import RAISED_CELL
 
 
 def placeholders_of(text: str) -> set[str]:
@@ -122,6 +123,16 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
         "answer_no_ram": g(N_("Part of it in system memory does not help either: with {ram_size} of RAM "
                               "({ram_free} left after the operating system), card and RAM together hold less than "
                               "{need}.")),
+        # TRANSLATORS: after a 'No' for a machine whose GPU may be allowed more of its memory than by default;
+        # {os} is the system where the limit can be raised (macOS, Linux), {limit} the raised limit, {model} a
+        # model, {quant} a quantization, {need} memory, {speed} a speed, {range} a range. Example: 'It does once
+        # its GPU may use more: on Linux, with the limit raised to 120 GiB, Qwen3 235B-A22B runs at Q3_K_M (it
+        # needs 104.2 GiB), at about 14 tok/s (range 10–18 tok/s).'
+        "answer_raised": g(N_("It does once its GPU may use more: on {os}, with the limit raised to {limit}, {model} "
+                              "runs at {quant} (it needs {need}), at about {speed} (range {range} tok/s).")),
+        # TRANSLATORS: a link after the sentence above, to the machine's page.
+        "answer_raised_how": g(N_("How to raise the limit")),
+        "raised_cell": g(RAISED_CELL),
         # TRANSLATORS: as 'Comfortable: it needs …' when the context is already as long as the model reads;
         # {need} and {vram} are memory sizes. Example: 'Comfortable: it needs 8.0 GB of 24 GB.'
         "answer_comfortable_no_room": g(N_("Comfortable: it needs {need} of {vram}.")),

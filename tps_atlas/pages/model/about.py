@@ -127,9 +127,10 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[Ma
             out.append(p.t(N_("Only the {fast_card} holds it, and it runs it at about {fast_tok_s}: below reading "
                               "speed, which is about ten tokens per second."), **v.placeholders))
     elif reach in (Reach.SOME, Reach.EVERY):
+        # The median: half reach it or more, and "more than" would be false for the half that sits on it.
         # TRANSLATORS: {median} is the median speed over the cards that run it.
-        # Example: "Half of the cards that hold it manage more than 13.5 tok/s."
-        out.append(p.t(N_("Half of the cards that hold it manage more than {median}."), **v.placeholders))
+        # Example: "Half of the cards that hold it manage 13.5 tok/s or more."
+        out.append(p.t(N_("Half of the cards that hold it manage {median} or more."), **v.placeholders))
         if fig.reading_speed_cards:
             # TRANSLATORS: {count} is a count (small ones in words). Example: "Reading
             # speed is about ten tokens per second; 31 cards reach it."
@@ -161,31 +162,22 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[Ma
                "speed depends on the active part."),
         ), **v.placeholders))
     else:
-        out.append(p.pick(m.id + ":dense", (
-            # TRANSLATORS: {model} is the model's name. Example: "GLM-130B is a dense
-            # model: it reads all of its weights for every token, which is why the
-            # order by speed follows the order by memory bandwidth so closely."
-            N_("{model} is a dense model: it reads all of its weights for every token, which is why the "
-               "order by speed follows the order by memory bandwidth so closely."),
-            # TRANSLATORS: {model} is the model's name. Example: "Being dense, Llama
-            # 3.2 1B reads every weight for each token it generates, so its speed on a
-            # card follows that card's memory bandwidth almost exactly."
-            N_("Being dense, {model} reads every weight for each token it generates, so its speed on a card "
-               "follows that card's memory bandwidth almost exactly."),
-        ) if fig.one_quant else (
-            # TRANSLATORS: {model} is the model's name. Example: "GLM-130B is a dense
-            # model: it reads all of its weights for every token, which is why, at the
-            # same quantization, the order by speed follows the order by memory
-            # bandwidth so closely."
-            N_("{model} is a dense model: it reads all of its weights for every token, which is why, at the "
-               "same quantization, the order by speed follows the order by memory bandwidth so closely."),
-            # TRANSLATORS: {model} is the model's name. Example: "Being dense,
-            # GLM-130B reads every weight for each token it generates, so at the same
-            # quantization its speed on a card follows that card's memory bandwidth
-            # almost exactly."
-            N_("Being dense, {model} reads every weight for each token it generates, so at the same "
-               "quantization its speed on a card follows that card's memory bandwidth almost exactly."),
-        ), **v.placeholders))
+        # Not "follows bandwidth almost exactly": two cards of the same bandwidth differ by the share of it
+        # their hardware class reaches (RTX 4090 and RTX 3090 Ti, 1,010 GB/s each: 43.0 and 38.3 tok/s).
+        # TRANSLATORS: {model} is the model's name. Example: "Being dense, Llama 3.2 1B reads every weight
+        # for each token it generates, so its speed on a card depends above all on that card's memory
+        # bandwidth and on how much of it cards of that class reach."
+        dense = N_("Being dense, {model} reads every weight for each token it generates, so its speed on a card "
+                   "depends above all on that card's memory bandwidth and on how much of it cards of that "
+                   "class reach.")
+        # TRANSLATORS: as "Being dense, {model} reads every weight…", where cards run different quantizations.
+        # Example: "Being dense, GLM-130B reads every weight for each token it generates, so at the same
+        # quantization its speed on a card depends above all on that card's memory bandwidth and on how much
+        # of it cards of that class reach."
+        dense_quants = N_("Being dense, {model} reads every weight for each token it generates, so at the same "
+                          "quantization its speed on a card depends above all on that card's memory bandwidth "
+                          "and on how much of it cards of that class reach.")
+        out.append(p.t(dense if fig.one_quant else dense_quants, **v.placeholders))
     cacheless = m.architecture.linear_attention_layers if m.architecture else None
     if m.architecture and cacheless:
         arch = m.architecture
@@ -221,7 +213,7 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[Ma
         out.append(p.t(N_("Memory here is estimated from the model's size, because its attention layout is "
                           "not recorded: the figures are indicative, and least reliable at long context.")))
     if fig.offload:
-        out += offload_explanation(p, m, fig.system, True)
+        out += offload_explanation(p, m, fig.system, fig.offload)
     return out
 
 

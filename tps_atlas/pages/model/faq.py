@@ -79,9 +79,9 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tupl
             # takes its article and case: {organisation:nom}, {organisation:dat}, French
             # {organisation:a}, {organisation:de} (tps_atlas/i18n/names.py); the bare
             # {organisation} is the name alone. The plural form is for two or more
-            # organisations (de: "Veröffentlicht haben es"). Example: "It was
-            # published by Tsinghua University."
-            p.n(NP_("It was published by {organisation}.", "It was published by {organisation}."),
+            # organisations (de: "Entwickelt haben es"). Example: "It was made by
+            # Tsinghua University."
+            p.n(NP_("It was made by {organisation}.", "It was made by {organisation}."),
                 len(m.organisations), **v.placeholders))
     if m.published:
         # TRANSLATORS: {month} is the month it was published. Example: "It was
@@ -108,7 +108,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tupl
             # modelling) and translation."
             used.append(p.n(NP_("The recorded task is {tasks}.", "The recorded tasks are {tasks}."),
                             len(m.tasks), tasks=c.terms(vocabulary.TASKS, m.tasks)))
-        used.append(p.t(N_("These are what it was built for, not a limit on what it will attempt.")))
+        used.append(p.t(N_("That is what it was built for; it can be put to other uses too.")))
         # TRANSLATORS: {model} is the model's name. Example: "What is GLM-130B
         # used for?"
         ask(N_("What is {model} used for?"), Markup(" ").join(used))
@@ -175,15 +175,15 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tupl
             # the high end; {fast_card} is the fastest card. A name takes its article
             # and case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
             # {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is the name alone.
-            # Example: "They are estimates with real error margins, which is why each
-            # comes with a range. The fastest result here, for example, lies between 19
-            # and 50 tok/s on the AMD Instinct MI300A (128 GB). The same model
-            # on the same card varies by thirty to fifty per cent with the inference
-            # software and its version."
-            p.t(N_("They are estimates with real error margins, which is why each comes with a range. The "
-                   "fastest result here, for example, lies between {fast_low} and {fast_high} tok/s on the "
-                   "{fast_card}. The same model on the same card varies by thirty to fifty per cent with the inference "
-                   "software and its version."), **v.placeholders))
+            # {fast_tok_s} its speed. Example: "They are estimates with a wide margin
+            # of error, which is why each comes with a range. The fastest figure
+            # here, about 31.2 tok/s on the AMD Instinct MI300A (128 GB), could lie
+            # anywhere between 19 and 50 tok/s. The same model on the same card runs
+            # 30 to 50 per cent faster or slower with another inference program or version."
+            p.t(N_("They are estimates with a wide margin of error, which is why each comes with a range. The "
+                   "fastest figure here, about {fast_tok_s} on the {fast_card}, could lie anywhere between "
+                   "{fast_low} and {fast_high} tok/s. The same model on the same card runs 30 to 50 per cent "
+                   "faster or slower with another inference program or version."), **v.placeholders))
         # TRANSLATORS: {model} is the model's name. Example: "Which GPU do I need
         # for GLM-130B?"
         ask(N_("Which GPU do I need for {model}?"),
@@ -234,7 +234,7 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tupl
         ask(N_("Is {model} open source?"),
             p.t(N_("Its weights are published, so you can download it and run it on your own hardware. Open "
                    "weights are not open source in the full sense, though: that would also cover the "
-                   "training data, the training code and the terms of use.")))
+                   "training data and the training code.")))
     if fig.size_class(consumer_vram_gb(c)) in (SizeClass.MOST_CARDS, SizeClass.CONSUMER):
         for tier, e in fig.tiers.items():
             tier_text = f.vram(tier)
@@ -317,21 +317,34 @@ def how_fast(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
                  N_("Only the {fast_card} runs it, at about {fast_tok_s}: below reading speed, about ten tokens "
                     "per second."))
         return p.t(speed, **v.placeholders)
+    slowest = fig.slowest or fig.fastest
+    assert slowest is not None  # Reach.SOME or EVERY: cards hold it
     # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
     # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
     # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
-    # the name alone. Example: "It depends on the card. The fastest we compute
-    # is the AMD Instinct MI300A (128 GB) at about 31.2 tok/s; the
-    # slowest that still runs it manages far less."
+    # the name alone; {slow_card} and {slow_tok_s} the same for the slowest that
+    # holds it. Example: "It depends on the card. The fastest we compute is the
+    # AMD Instinct MI300A (128 GB) at about 31.2 tok/s; the slowest that holds
+    # it, the Intel Arc 130V (32 GB), manages about 3.8 tok/s."
     first = p.t(N_("It depends on the card. The fastest we compute is the {fast_card} at about {fast_tok_s}; "
-                   "the slowest that still runs it manages far less."), **v.placeholders)
+                   "the slowest that holds it, the {slow_card}, manages about {slow_tok_s}."),
+                slow_card=card_name(slowest.card, p.language), slow_tok_s=c.f.tok_s(slowest.tok_s), **v.placeholders)
     if not fig.reading_speed_cards:
         return first + Markup(" ") + p.t(N_("None of them reaches reading speed, about ten tokens per second."))
-    # TRANSLATORS: {count} is a count (small ones in words). Example: "Of
-    # these, 31 cards reach reading speed, about ten tokens per second."
-    reading = NP_("Of these, {count} card reaches reading speed, about ten tokens per second.",
-                  "Of these, {count} cards reach reading speed, about ten tokens per second.")
-    return first + Markup(" ") + c.n_words(reading, fig.reading_speed_cards, feminine=True)
+    if fig.reading_speed_cards == fig.cards_fit:
+        # Not "of the 46 that hold it, 46 reach it".
+        # TRANSLATORS: {fit_count} is the number of cards that hold it (two or more; small ones in words).
+        # Example: "All 46 cards that hold it reach reading speed, about ten tokens per second."
+        return first + Markup(" ") + p.t(N_("All {fit_count} cards that hold it reach reading speed, about ten "
+                                            "tokens per second."), fit_count=c.card_count(fig.cards_fit))
+    # TRANSLATORS: {count} is a count (small ones in words), {fit_count} the number of cards that hold it.
+    # Example: "Of the 45 cards that hold it, 31 reach reading speed, about ten tokens per second."
+    reading = NP_("Of the {fit_count} cards that hold it, {count} reaches reading speed, about ten tokens per "
+                  "second.",
+                  "Of the {fit_count} cards that hold it, {count} reach reading speed, about ten tokens per "
+                  "second.")
+    return first + Markup(" ") + c.n_words(reading, fig.reading_speed_cards, feminine=True,
+                                            fit_count=c.card_count(fig.cards_fit))
 
 
 def how_many_gpus(c: PageContext, fig: ModelFigures) -> Markup:

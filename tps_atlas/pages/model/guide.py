@@ -28,28 +28,35 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tu
         if machine:
             # TRANSLATORS: as "{model} needs about {small_need} at {small_quant}, the version the smallest card
             # that fits runs…", where the smallest is a machine sharing its memory (never "card"). Example:
-            # "DeepSeek-V3 needs about 328.7 GB at Q3_K_M, the version the smallest device that holds it runs.
-            # Memory is the gate: a device holds the model or it does not."
+            # "DeepSeek-V3 needs about 328.7 GB at Q3_K_M, the version the smallest device that holds it runs."
             need = p.t(N_("{model} needs about {small_need} at {small_quant}, the version the smallest device that "
-                          "holds it runs. Memory is the gate: a device holds the model or it does not."),
-                         **v.placeholders)
+                          "holds it runs."), **v.placeholders)
         elif fig.smallest_most_compressed:
             # TRANSLATORS: {model} is the model's name; {small_need} is the memory the
             # model needs there; {small_quant} is the quantization it runs there.
             # Example: "GLM-130B needs about 64.2 GB at Q3_K_M, the most compressed
-            # version any card here runs, on the smallest card that fits. Memory is
-            # the gate: a card holds the model or it does not."
+            # version any card here runs, on the smallest card that fits."
             need = p.t(N_("{model} needs about {small_need} at {small_quant}, the most compressed version any card "
-                          "here runs, on the smallest card that fits. Memory is the gate: a card holds the model "
-                          "or it does not."), **v.placeholders)
+                          "here runs, on the smallest card that fits."), **v.placeholders)
         else:
             # TRANSLATORS: {model} is the model's name; {small_need} is the memory the
             # model needs there; {small_quant} is the quantization it runs there.
             # Example: "DeepSeek-V3 needs about 328.7 GB at Q3_K_M, the version the
-            # smallest card that fits runs. Memory is the gate: a card holds the model
-            # or it does not."
+            # smallest card that fits runs."
             need = p.t(N_("{model} needs about {small_need} at {small_quant}, the version the smallest card that "
-                          "fits runs. Memory is the gate: a card holds the model or it does not."), **v.placeholders)
+                          "fits runs."), **v.placeholders)
+        # "A card holds it or it does not" is false beside rows that run with part in RAM.
+        if fig.offload:
+            # TRANSLATORS: after the memory a model needs, on a page whose table has rows "With offload".
+            gate = N_("Memory is the gate: what does not fit on the card has to go to system RAM, which is "
+                      "much slower.")
+        elif machine:
+            # TRANSLATORS: as "Memory is the gate: a card holds the model or it does not.", where the smallest
+            # that holds it is a machine sharing its memory.
+            gate = N_("Memory is the gate: a device holds the model or it does not.")
+        else:
+            gate = N_("Memory is the gate: a card holds the model or it does not.")
+        need = need + Markup(" ") + p.t(gate)
         # TRANSLATORS: as "Compression lets a model fit smaller cards…", where the smallest is a machine
         # sharing its memory. Example: "Compression lets a model fit smaller devices at some cost in
         # accuracy; the smallest device that holds it uses Q3_K_M. A quality floor drops the devices that
@@ -114,8 +121,8 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tu
         # compression is not enough for a single card."
         quality = p.t(N_("Compression lets a model fit smaller cards at some cost in accuracy. For {model} "
                          "even strong compression is not enough for a single card.") , **v.placeholders)
-        rank = p.t(N_("Generation is limited by memory bandwidth, so once cards fit, the order by speed "
-                      "follows bandwidth, not a gaming benchmark."))
+        rank = p.t(N_("Generation is limited by memory bandwidth, so once cards fit, the order by speed is not "
+                      "the order of a gaming benchmark."))
     linked = N_("Every card name links to its own page, with the same calculation across the whole model "
                 "catalogue. A card is usually bought for more than one model.")
     # TRANSLATORS: step six on the page of a model no card holds (its table is empty, so no card name
@@ -126,16 +133,16 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tu
                   "whole model catalogue. A card is usually bought for more than one model.")
     return [
         (g(N_("Check what it needs before anything else")), need),
-        (g(N_("Set the context length you will use")),
-         # TRANSLATORS: {context} is the context length in tokens. Example: "Set
-         # the context to what you will really use (4,096 tokens by default). The
-         # cache grows with the conversation, and it is the usual reason a card
-         # that looked fine stops fitting."
-         p.t(N_("Set the context to what you will really use ({context} tokens by default). The cache grows "
-                "with the conversation, and it is the usual reason a card that looked fine stops fitting."),
+        (g(N_("Set the context length")),
+         # TRANSLATORS: {context} is the context length in tokens. Example: "Choose
+         # what you will really use (4,096 tokens by default). The cache grows with
+         # the conversation, and it is the usual reason a card that looked fine
+         # stops fitting."
+         p.t(N_("Choose what you will really use ({context} tokens by default). The cache grows with the "
+                "conversation, and it is the usual reason a card that looked fine stops fitting."),
              **v.placeholders)),
         (g(N_("Decide how much compression you accept")), quality),
-        (g(N_("Rank by throughput, not by spec sheet")), rank),
+        (g(N_("Rank by speed, not by spec sheet")), rank),
         (g(N_("Read the fit column last")),
          p.t(N_("A tight fit runs but leaves no room for a longer conversation; comfortable means you can "
                 "raise the context later. That difference matters more than a few tokens per second."))),

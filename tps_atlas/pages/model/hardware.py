@@ -66,30 +66,22 @@ def size_class(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> Ma
                "included: hardware is rarely what stops you running it."),
         ), **v.placeholders)
     if size is SizeClass.CONSUMER:
-        # TRANSLATORS: {params} is its parameter count in words (130 billion);
-        # {model} is the model's name; {small_vram} is that card's memory;
-        # {fit_count} is the number of cards that run it; {total} is the number of
-        # cards in the catalogue. Example: "With 30.5 billion parameters, Qwen3
-        # 30B-A3B needs a card with at least 18.2 GB of memory: consumer cards of
-        # that size run it, though fewer than half of the cards we track do (160
-        # of 829)."
-        return p.t(N_("With {params} parameters, {model} needs a card with at least {small_vram} of memory: "
-                      "consumer cards of that size run it, though fewer than half of the cards we track do "
-                      "({fit_count} of {total})."), **v.placeholders)
-    return p.pick(m.id + ":size", (
-        # TRANSLATORS: {params} is its parameter count in words (130 billion);
-        # {model} is the model's name. Example: "With 671 billion parameters,
-        # DeepSeek-V3 is beyond consumer cards: it needs a card bought for the job
-        # rather than one you already have."
-        N_("With {params} parameters, {model} is beyond consumer cards: it needs a card bought for the job "
-           "rather than one you already have."),
-        # TRANSLATORS: {model} is the model's name; {params} is its parameter
-        # count in words (130 billion). Example: "GLM-130B has 130 billion
-        # parameters. That puts it out of reach of consumer cards, in the range
-        # where you buy a card for this model rather than reuse one."
-        N_("{model} has {params} parameters. That puts it out of reach of consumer cards, in the range where "
-           "you buy a card for this model rather than reuse one."),
-    ), **v.placeholders)
+        # The smallest may be a laptop's integrated GPU given part of the system memory (18.2 GB of a 32 GB
+        # machine): the sentence names the memory the GPU can use, not a card size, and leaves the count to
+        # the sentence after it.
+        # TRANSLATORS: {params} is its parameter count in words (30.5 billion); {model} is the model's name;
+        # {small_memory} is the smallest device's memory ("24 GB of memory", or for a machine sharing its
+        # memory "18.2 GB usable by the GPU"). Example: "With 30.5 billion parameters, Qwen3 30B-A3B needs
+        # at least 18.2 GB usable by the GPU: fewer than half of the devices we track hold it."
+        return p.t(N_("With {params} parameters, {model} needs at least {small_memory}: fewer than half of the "
+                      "devices we track hold it."), **v.placeholders)
+    # Only devices with more memory than the largest tier hold it. Whether a consumer card is among them
+    # (a 32 GB GeForce RTX 5090) is the table's to show, and the sentence after this one names the smallest.
+    # TRANSLATORS: {params} is its parameter count in words (671 billion); {model} is the model's name;
+    # {tier} is a memory size (24 GB). Example: "With 46.7 billion parameters, Mixtral 8x7B does not fit on
+    # a card with 24 GB or less."
+    return p.t(N_("With {params} parameters, {model} does not fit on a card with {tier} or less."),
+               tier=c.f.vram(consumer_vram_gb(c)), **v.placeholders)
 
 
 def multi_text(c: PageContext, fig: ModelFigures) -> list[Markup]:
@@ -177,10 +169,11 @@ def single_text(c: PageContext, fig: ModelFigures, v: PageValues) -> list[Markup
     if fig.reach is Reach.EVERY:
         out = [p.t(N_("Every card in our catalogue can hold it."))]
     else:
-        # TRANSLATORS: {fit_count} is the number of cards that run it (two or
-        # more; up to twelve in words). Example: "In our catalogue, 45 cards can
-        # hold it.", "In our catalogue, five cards can hold it."
-        out = [p.t(N_("In our catalogue, {fit_count} cards can hold it."),
+        # Cards and machines alike: "devices", as the headline tile counts them.
+        # TRANSLATORS: {fit_count} is the number of devices that hold it entirely (two or more; up to twelve
+        # in words). Example: "In our catalogue, 45 devices can hold it entirely.", "In our catalogue, five
+        # devices can hold it entirely."
+        out = [p.t(N_("In our catalogue, {fit_count} devices can hold it entirely."),
                    **{**v.placeholders, "fit_count": c.card_count(fig.cards_fit)})]
     # TRANSLATORS: {small_card} is the smallest card that runs it;
     # {small_memory} is that card's memory ("24 GB of memory", or for a machine

@@ -50,20 +50,21 @@ WORKING_CLASS_LINES = (
     # "Weights read per token: 130 billion parameters × 4.84 bits ÷ 8 = 78.6
     # GB."
     N_("Weights read per token: {params} parameters × {bits} bits ÷ 8 = {read}."),
-    # TRANSLATORS: {context} is the context length in tokens; {kv} is memory
-    # of the KV cache; {kv_factor} is KV cache read factor; {kv_read} is KV
-    # cache read per token. Example: "KV cache read per token with 4,096
-    # tokens of context: 0.18 GB × 0.00 = 0.0 GB."
-    N_("KV cache read per token with {context} tokens of context: {kv} × {kv_factor} = {kv_read}."),
+    # TRANSLATORS: {context} is the context length in tokens; {kv_data} is the
+    # KV cache in decimal GB (the unit of data read, beside bandwidth);
+    # {kv_factor} is KV cache read factor; {kv_read} is KV cache read per token.
+    # Example: "KV cache read per token with 4,096 tokens of context:
+    # 0.18 GB × 0.00 = 0.0 GB."
+    N_("KV cache read per token with {context} tokens of context: {kv_data} × {kv_factor} = {kv_read}."),
     # TRANSLATORS: {bandwidth} is memory bandwidth; {speed_class} is the
     # hardware class's name; {efficiency} is the share of it reached;
     # {overhead} is fixed milliseconds per token. Example: "Memory bandwidth
     # 5,325 GB/s. Cards of the class “” reach about 46.1% of it and spend 0.00
     # ms per token on fixed costs (kernel launches, synchronisation,
-    # sampling); both fitted on measured llama.cpp runs."
+    # sampling); both fitted to measured llama.cpp runs."
     N_("Memory bandwidth {bandwidth}. Cards of the class “{speed_class}” reach about {efficiency} of it and "
        "spend {overhead} ms per token on fixed costs (kernel launches, synchronisation, sampling); both "
-       "fitted on measured llama.cpp runs."),
+       "fitted to measured llama.cpp runs."),
     # TRANSLATORS: {backend} is a llama.cpp backend (CUDA, ROCm, Vulkan,
     # Metal, SYCL). Example: "These figures are for llama.cpp's Vulkan
     # backend; on the same card another backend can be faster or slower."
@@ -79,10 +80,10 @@ WORKING_CLASS_LINES = (
        "so about {tok_s}."),
     # TRANSLATORS: {prompt_tok_s} is prompt processing speed; {context} is the
     # context length in tokens; {ttft} is time to the first token. Example:
-    # "Reading the prompt is bound by compute: about , so a prompt of 4,096
-    # tokens takes about  before the first token appears."
-    N_("Reading the prompt is bound by compute: about {prompt_tok_s}, so a prompt of {context} tokens "
-       "takes about {ttft} before the first token appears."),
+    # "Prompt processing is bound by compute: about 9,410 tok/s. With a prompt
+    # of 4,096 tokens, the first token appears after about 0.44 s."
+    N_("Prompt processing is bound by compute: about {prompt_tok_s}. With a prompt of {context} tokens, the "
+       "first token appears after about {ttft}."),
     # TRANSLATORS: {weights} is memory of the weights; {kv} is memory of the
     # KV cache; {buffer} is compute buffer memory; {need} is memory needed;
     # {vram} is the card's memory. Example: "Memory: weights 78.6 GB + KV
@@ -113,13 +114,13 @@ def working(c: PageContext, m: Model, e: Fit, fig: ModelFigures) -> tuple[str, l
     memory = e.memory
     w = speed_working(m, e.quant, e.card, fig.calibration, memory.kv_gb)
     values = dict(params=f.parameters(m.read_parameters_b), bits=f.decimal(e.quant.bits_per_weight, 2),
-                  read=f.gb(w.read_gb, 2), bandwidth=f.bandwidth(w.bandwidth_gb_s),
+                  read=f.gb_read(w.read_gb, 2), bandwidth=f.bandwidth(w.bandwidth_gb_s),
                   efficiency=f.percent(w.efficiency), overhead=f.decimal(w.overhead_ms, 2),
                   ms=f.decimal(w.seconds_per_token * 1000, 2), tok_s=f.tok_s(e.tok_s),
                   weights=f.gb(memory.weights_gb), kv=f.gb(memory.kv_gb, 2), buffer=f.gb(memory.buffer_gb),
                   vision=f.gb(memory.vision_gb), need=f.gb(memory.total_gb), vram=f.vram(e.card.vram_gb),
                   context=f.count(fig.context), kv_factor=f.decimal(fig.calibration.kv_read_factor, 2),
-                  kv_read=f.gb(w.kv_read_gb, 2),
+                  kv_read=f.gb_read(w.kv_read_gb, 2), kv_data=f.gb_read(memory.kv_gb, 2),
                   speed_class=p.term(vocabulary.SPEED_CLASSES[w.class_name]) if w.class_name else "",
                   backend=w.backend or "",
                   prompt_tok_s=f.tok_s(e.prompt_tok_s) if e.prompt_tok_s else "",
