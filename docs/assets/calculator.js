@@ -159,7 +159,7 @@
       : settings.fit.fits * card.vram_gb;
   }
 
-  // The device's memory in the decimal GB needs are counted in (tps_atlas/estimate/settings.py memory_gb).
+  // The device's memory in the decimal GB needs are counted in (tps_atlas/estimate/fit.py memory_gb).
   function memoryGb(card, settings, calibration) {
     return card.vram_gb * (usesBudget(settings, calibration) ? settings.budget.gb_per_gib : 1);
   }

@@ -46,7 +46,7 @@
   }
 
   // The smallest set of this card (data/estimator.yaml multi_gpu_counts) that holds it, as one card
-  // with that many times the memory (tps_atlas/pages/figures.py multi_card), or null.
+  // with that many times the memory (tps_atlas/estimate/verdict.py multi_card), or null.
   function multiEstimate(data, model, card, calibration, candidates, context) {
     if (!splits(card)) return null;
     var counts = data.settings.multi_gpu_counts || [];
