@@ -489,3 +489,25 @@ def test_the_card_calculator_words_the_misses_as_the_card_page(exported, estimat
     assert shown == expected
     if card_id.startswith("amd-ryzen"):
         assert shown["qwen3-235b-a22b"][2] and shown["qwen3-235b-a22b"][2][0] == "Linux"
+
+
+def test_js_device_search_ranks_as_python(exported, extended):
+    """The device picker's search (calculator.js searchCards, used by device.js) lists the same
+    devices in the same order as tps_atlas.catalogue.cards.search_cards, on names, their ends,
+    single words, vendors, ids, aliases, odd spacing and full-width letters."""
+    from tps_atlas.catalogue.cards import search_cards
+
+    rng = random.Random(SEED)
+    cards = list(extended.cards)
+    queries = ["RTX 4090", "  h100   NVL ", "ｒｔｘ ４０９０", "m4 max", "radeon", "Apple", "instinct mi300x",
+               "4060 ti 16", "Arc", "x", "", "no such device"]
+    for card in rng.sample(cards, 60):
+        words = card.name.split()
+        queries += [card.name, " ".join(words[-2:]), rng.choice(words), card.id[:6], card.vendor.lower()]
+        queries += list(card.aliases[:1])
+    cases = [{"query": q, "limit": 8} for q in queries]
+    answers = run_node("search", cases, exported)
+    expected = [[c.id for c in search_cards(cards, q, 8)] for q in queries]
+    mismatches = [(q, js, py) for q, js, py in zip(queries, answers, expected, strict=True) if js != py]
+    assert not mismatches, f"{len(mismatches)} of {len(queries)} searches differ, first: {mismatches[:3]}"
+    assert expected[0][:1] == ["geforce-rtx-4090"]  # the exact name first, before the RTX 4090 D

@@ -1004,6 +1004,38 @@
       : shown;
   }
 
+  // ------------------------------------------------------------ device search (tps_atlas/catalogue/cards.py search_cards)
+
+  // Names that look the same compare the same, as name_key folds them: format characters (a zero-width
+  // space) dropped, compatibility forms (full-width letters) and case folded.
+  function foldName(text) {
+    return String(text).replace(/\p{Cf}/gu, "").normalize("NFKC").toLowerCase();
+  }
+
+  // Best first: the exact name (or alias), a name ending in the query ("RTX 4090" finds
+  // "GeForce RTX 4090" before "GeForce RTX 4090 D"), whole words, then any match; shorter names first.
+  function searchCards(cards, query, limit) {
+    var q = foldName(query).trim().split(/\s+/).join(" ");
+    if (!q) return [];
+    var words = q.split(" ");
+    var found = [];
+    cards.forEach(function (card) {
+      var text = foldName([card.name, card.vendor, card.id].concat(card.aliases || []).join(" "));
+      if (!words.every(function (w) { return text.indexOf(w) >= 0; })) return;
+      var rank = 3;
+      [card.name].concat(card.aliases || []).map(foldName).forEach(function (n) {
+        if (n === q) rank = Math.min(rank, 0);
+        else if (n.slice(-q.length - 1) === " " + q) rank = Math.min(rank, 1);
+        else if ((" " + n + " ").indexOf(" " + q + " ") >= 0) rank = Math.min(rank, 2);
+      });
+      found.push({ card: card, rank: rank });
+    });
+    found.sort(function (a, b) {
+      return a.rank - b.rank || a.card.name.length - b.card.name.length || (a.card.name < b.card.name ? -1 : 1);
+    });
+    return found.slice(0, limit).map(function (x) { return x.card; });
+  }
+
   var api = {
     quant: quant, allowedQuants: allowedQuants, modelQuants: modelQuants, weightsGb: weightsGb, kvCacheGb: kvCacheGb,
     memoryNeeded: memoryNeeded, efficiency: efficiency, tokensPerSecond: tokensPerSecond, verdict: verdict,
@@ -1015,7 +1047,7 @@
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
     speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, offloadCandidates: offloadCandidates,
     ramSystem: ramSystem, llamaServer: llamaServer, cardHref: cardHref, shortfallOf: shortfallOf, raisedRun: raisedRun,
-    cardFigures: cardFigures, cardTablesHtml: cardTablesHtml,
+    cardFigures: cardFigures, cardTablesHtml: cardTablesHtml, foldName: foldName, searchCards: searchCards,
   };
 
   if (typeof module !== "undefined" && module.exports) module.exports = api;

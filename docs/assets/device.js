@@ -41,33 +41,9 @@
 
   // ---------------------------------------------------------------- search
 
-  function haystack(card) {
-    return [card.name, card.vendor, card.id].concat(card.aliases || []).join(" ").toLowerCase();
-  }
-
-  // Best first: the exact name (or alias), a name ending in the query ("RTX 4090" finds
-  // "GeForce RTX 4090" before "GeForce RTX 4090 D"), whole words, then any match; shorter names first.
+  // The ranking is the calculator's (calculator.js searchCards, held to Python by tests/test_parity.py).
   function search(query) {
-    var q = query.trim().toLowerCase().replace(/\s+/g, " ");
-    if (!q) return [];
-    var words = q.split(" ");
-    var found = [];
-    data.cards.forEach(function (card) {
-      var text = haystack(card);
-      if (!words.every(function (w) { return text.indexOf(w) >= 0; })) return;
-      var names = [card.name].concat(card.aliases || []).map(function (n) { return n.toLowerCase(); });
-      var rank = 3;
-      names.forEach(function (n) {
-        if (n === q) rank = Math.min(rank, 0);
-        else if (n.slice(-q.length - 1) === " " + q) rank = Math.min(rank, 1);
-        else if ((" " + n + " ").indexOf(" " + q + " ") >= 0) rank = Math.min(rank, 2);
-      });
-      found.push({ card: card, rank: rank });
-    });
-    found.sort(function (a, b) {
-      return a.rank - b.rank || a.card.name.length - b.card.name.length || (a.card.name < b.card.name ? -1 : 1);
-    });
-    return found.slice(0, RESULTS).map(function (x) { return x.card; });
+    return calc.searchCards(data.cards, query, RESULTS);
   }
 
   // A search field with its results: a button per device (name, vendor, memory).

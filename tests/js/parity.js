@@ -12,6 +12,7 @@
 //   offload    [{model, card, context, floor, kv, ram, ram_kind}] -> [{fit, quant, tok_s, placement, command, ...}]
 //   verdicts   [{model, card, context, floor, ceiling, kv, ram, ram_kind}] -> [{kind, fit, quant, count, command,
 //              reason, shortfall_quant, shortfall_gb, ...}] (docs/assets/verdict.js)
+//   search     [{query, limit}] -> [[card id, ...]] best first (the device picker's ranking)
 //   answers    [{model, name, ui, options}] -> per case, per card of the data: [card, kind, fit, quant, speed, range,
 //              need, shown, shortfall_gb] as the "My device" answer of a model page words it (ui: the page's
 //              tps-ui labels; shown: whether the answer and the "On your …" cell print those figures)
@@ -45,6 +46,7 @@ function options(c) {
 }
 
 const tasks = {
+  search: (cases) => cases.map((c) => calc.searchCards(data.cards, c.query, c.limit).map((card) => card.id)),
   estimates: (cases) => cases.map((c) => {
     const e = calc.estimateOne(data, c.model, c.card, options(c));
     return { quant: e.quant ? e.quant.name : null, fit: e.fit, need_gb: e.need_gb, tok_s: e.tok_s,

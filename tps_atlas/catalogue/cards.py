@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Iterable, cast
 
 from tps_atlas.errors import DataError
 from tps_atlas.paths import DATA_DIR
@@ -265,3 +265,35 @@ def load_cards(corrections: Path | None = None, devices: Path | None = None,
                               keep_removed)
     cards = add_devices(cards, Path(devices or DATA_DIR / "devices.yaml"))
     return tuple(sorted(cards, key=lambda c: (c.vendor, c.name.casefold())))
+
+
+def search_cards(cards: Iterable[Card], query: str, limit: int | None = None) -> list[Card]:
+    """The devices a search lists, best first: the exact name (or a name it is sold under), a name
+    ending in the query ("RTX 4090" finds "GeForce RTX 4090" before "GeForce RTX 4090 D"), the
+    query as whole words, then any card with every word of it; shorter names first, then by name.
+    The device picker of every page ranks the same way (calculator.js searchCards,
+    tests/test_parity.py).
+
+    >>> a = Card("a", "GeForce RTX 4090 D", "NVIDIA", 24, 1008, None)
+    >>> b = Card("b", "GeForce RTX 4090", "NVIDIA", 24, 1008, None)
+    >>> [c.id for c in search_cards([a, b], "rtx  4090")]
+    ['b', 'a']
+    """
+    q = " ".join(name_key(query).split())
+    if not q:
+        return []
+    found = []
+    for card in cards:
+        if not card.matches(q):
+            continue
+        rank = 3
+        for name in (name_key(n) for n in (card.name, *card.aliases)):
+            if name == q:
+                rank = min(rank, 0)
+            elif name.endswith(" " + q):
+                rank = min(rank, 1)
+            elif f" {q} " in f" {name} ":
+                rank = min(rank, 2)
+        found.append((rank, len(card.name), card.name, card))
+    found.sort(key=lambda t: t[:3])
+    return [t[3] for t in found[:limit]]
