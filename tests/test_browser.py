@@ -335,6 +335,8 @@ def test_my_device_is_remembered_and_answered_above_the_fold(browser, server, vi
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(server)
         page.fill("#tps-home-search", "RTX 4090")
+        # The list comes once the device data has loaded (device.js reads it when the picker is first used).
+        page.wait_for_selector(".tps-device-home button[data-card]", timeout=20000)
         choices = page.eval_on_selector_all(".tps-device-home button[data-card]", "bs => bs.map(b => b.dataset.card)")
         assert choices[0] == DEVICE and "geforce-rtx-4090-d" in choices  # the exact name first
         page.screenshot(path=str(OUTPUT / f"7-device-home-{viewport}.png"))
