@@ -4,6 +4,7 @@ import json
 import re
 
 import pytest
+from markupsafe import escape
 
 from tps_atlas.catalogue.load import load_catalogue
 from tps_atlas.i18n.phrases import LANGUAGES, Phrases
@@ -110,6 +111,18 @@ def test_titles_and_descriptions_are_per_language(site, language):
     assert re.search(r'<meta name="description" content="[^"]*GLM-130B', page)
     models_index = page_path(site, language, "models").read_text(encoding="utf-8")
     assert f"<h1>{phrases.gettext('All models')}</h1>" in models_index
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_navigation_names_every_hand_made_page_in_the_pages_language(site, language):
+    """Including the pages a language has its own file for (docs/fr/methodology.md, since #30)."""
+    page = page_path(site, language, "models").read_text(encoding="utf-8")
+    for title in ("How we estimate", "All models", "All cards"):
+        shown = Phrases(language).gettext(title)
+        assert re.search(r'class="md-nav__link[^"]*"[^>]*>\s*(?:<span[^>]*>\s*)?' + re.escape(str(escape(shown))),
+                         page), (language, shown)
+    if language != "en":
+        assert ">Methodology<" not in page and "How we estimate" not in page
 
 
 def test_charts_have_a_text_alternative(site):

@@ -189,8 +189,10 @@ def add_generated_pages(files, config):
 
 
 def page_key(page) -> str:
-    """docs/en/models.md is 'models.md' whichever language is being built."""
-    return page.file.src_uri.split("/", 1)[-1] if page.file.src_uri.startswith("en/") else page.file.src_uri
+    """docs/en/models.md, and a language's own docs/fr/methodology.md, are 'models.md' and
+    'methodology.md' whichever language is being built."""
+    folder, _, rest = page.file.src_uri.partition("/")
+    return rest if folder in LANGUAGES and rest else page.file.src_uri
 
 
 def set_nav_titles(nav, config):
