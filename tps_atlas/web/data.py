@@ -55,6 +55,8 @@ FORMAT_VERSION = 1
 
 def calibration_data(c: Calibration) -> dict:
     return {
+        # The seed's own rules (the shortfall's quant: calculator.js shortfallOf) go by the name.
+        "name": c.name,
         "description": c.description,
         "quant_efficiency": dict(c.quant_efficiency),
         "vendor_factors": dict(c.vendor_factors),
