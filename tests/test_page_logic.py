@@ -255,3 +255,21 @@ def test_dense_offload_sentences_follow_the_page_figures(catalogue, settings, se
     fits = figures(catalogue, settings, seed, "llama-3.1-8b", [card(base_card, "Twenty-four", 24, 900)])
     assert fits.rows and not fits.offload
     assert "a card holds the model or it does not" in words(text for _, text in page(fits, settings).steps)
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_a_model_every_card_holds_is_not_said_to_need_more_than_any_card(catalogue, settings, seed, base_card,
+                                                                          language):
+    """Llama 3.2 3B misses only a machine that shares its memory with the processor (no RAM to move part to):
+    the offload answer said it needs "more than any card we track holds together with that memory" beside
+    the graphics cards that run it."""
+    machine = dataclasses.replace(card(base_card, "Tiny Machine", 2, 60), unified=True, system_memory_gb=2)
+    figs = figures(catalogue, settings, seed, "llama-3.2-3b", [machine, card(base_card, "Eight", 8, 300)])
+    assert figs.nearest_miss and not figs.offload and figs.rows
+    p = Phrases(language)
+    faq = {str(q): str(a) for q, a in page(figs, settings, language).faq}
+    answer = faq[str(p.t("Can I run {model} if it does not fit on my GPU?", model=figs.model.name))]
+    expected = p.t("Every graphics card we track holds {model} entirely. The devices it does not fit share their "
+                   "memory with the processor, so there is no separate RAM to move part of it to.",
+                   model=figs.model.name)
+    assert answer == str(expected) and "Llama 3.2 3B" in answer

@@ -23,7 +23,6 @@ from tps_atlas.i18n.phrases import Phrases
 from tests.support.site_build import page_path
 
 LANGUAGES = ("en", "nl", "fr", "de")
-FEW_DEVICES = 5   # tps_atlas/pages/figures.py: at most this many devices hold it, the page names a set
 # "Even at {quant}" in each language's own words (the catalogue's "even at" sentences).
 EVEN_AT = {"en": r"\beven at", "nl": r"\bzelfs in", "fr": r"\bmême en", "de": r"\bselbst in"}
 
@@ -99,8 +98,6 @@ class Checker:
                                         after="{miss_usable}")
         self.table_above = p.gettext("The table above has already checked every card we know against this model. "
                                      "Getting to your answer takes six steps.")
-        self.second_card = self.prefix("No. A second card only helps when one card cannot hold the model; {count} "
-                                       "cards in our catalogue can.", plural=True)
         # Where the language already says "device" in the card's sentence, it names a machine rightly.
         for machine_variant in ("The smallest device in our catalogue that holds it is the {small_card}, with "
                                 "{small_memory}. It runs the model at {small_quant} in about {small_need} and "
@@ -193,8 +190,6 @@ class Checker:
                                           "per second.", fit_count=self.f.count_words(fit, feminine=True))))
             if said not in text:
                 out.append(f"the reading-speed count is not the {reading} rows shown at {self.f.tok_s(10)} or more")
-        if 0 < fit <= FEW_DEVICES and self.second_card and self.second_card in text:
-            out.append(f"'a second card would not help' where {fit} devices hold it")
         return out
 
     def in_words(self, forms: tuple[str, str], count: int, **others: str) -> str:

@@ -187,6 +187,13 @@ def offload_faq(p: Phrases, m: Model, fig, v: PageValues) -> Markup:
         # system memory: its layers are not recorded, so there is no telling how llama.cpp would split it.'
         return p.t(N_("We work out no figure with part of {model} in system memory: its layers are not recorded, "
                       "so there is no telling how llama.cpp would split it."), model=m.name)
+    if not picks and fig.misses and all(miss.card.unified for miss in fig.misses):
+        # Every device it misses shares one memory pool with the processor: no separate RAM to move part to.
+        # TRANSLATORS: {model} is a model's name. Example: 'Every graphics card we track holds Llama 3.2 3B
+        # entirely. The devices it does not fit share their memory with the processor, so there is no separate
+        # RAM to move part of it to.'
+        return p.t(N_("Every graphics card we track holds {model} entirely. The devices it does not fit share their "
+                      "memory with the processor, so there is no separate RAM to move part of it to."), model=m.name)
     if not picks:
         # TRANSLATORS: {ram_size} and {miss_need} are memory sizes, {miss_quant} a quantization. Example: 'Not
         # with 64 GB of system memory: at Q3_K_M it needs about 450 GB, more than any card we track holds

@@ -104,8 +104,8 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
         "answer_offload_layers": g(N_("{cpu_layers} of its {layers} layers sit in RAM ({ram}); the other "
                                       "{gpu_layers} stay on the card ({vram_used}). Worked out for {ram_size} of "
                                       "{ram_kind}.")),
-        "answer_offload_dense": g(N_("A dense model reads every layer in RAM for every token, hence the low "
-                                     "figure.")),
+        "answer_offload_dense": g(N_("A dense model reads its layers in RAM for every token too, so each layer "
+                                     "moved to RAM costs speed.")),
         # TRANSLATORS: the answer when a set of identical graphics cards runs what one cannot; {count} is 2, 4 or 8,
         # {device} the card's name (no case), {model} a model, {quant} a quantization, {speed} a speed, {range} a
         # range. Example: 'Yes, with 2 of them: 2 × Radeon Instinct MI350X run Kimi K2 at Q3_K_M, at about

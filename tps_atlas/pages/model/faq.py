@@ -145,13 +145,13 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tupl
         # TRANSLATORS: {model} is the model's name. Example: "Would two GPUs run
         # GLM-130B faster?"
         ask(N_("Would two GPUs run {model} faster?"),
-            # TRANSLATORS: {count} is a count (small ones in words). Example: "No. A
-            # second card only helps when one card cannot hold the model; 45 cards in
-            # our catalogue can."
-            c.n_words(NP_("No. A second card only helps when one card cannot hold the model; {count} card in our "
-                    "catalogue can.",
-                    "No. A second card only helps when one card cannot hold the model; {count} cards in our "
-                    "catalogue can."), fig.cards_fit, feminine=True)
+            # TRANSLATORS: {count} is a count of devices, graphics cards and machines (small ones in words).
+            # Example: "Not where one GPU already holds it: a second one only helps when one cannot hold the
+            # model. In our catalogue, 45 devices hold it on their own."
+            c.n_words(NP_("Not where one GPU already holds it: a second one only helps when one cannot hold the "
+                          "model. In our catalogue, {count} device holds it on its own.",
+                          "Not where one GPU already holds it: a second one only helps when one cannot hold the "
+                          "model. In our catalogue, {count} devices hold it on their own."), fig.cards_fit)
             + Markup(" ") + Markup(" ").join(split_note(c)))
     else:
         # TRANSLATORS: {model} is the model's name. Example: "How many GPUs does
