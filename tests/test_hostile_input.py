@@ -407,7 +407,7 @@ def test_the_command_refuses_a_model_file_with_an_alias_bomb(capsys, tmp_path):
 
 
 
-def test_nav_titles_and_descriptions_of_hand_made_pages_are_escaped(monkeypatch):
+def test_nav_titles_and_descriptions_of_hand_made_pages_are_escaped():
     """Material prints nav titles and meta descriptions as they are: a translated title is escaped."""
     from types import SimpleNamespace
 
@@ -415,9 +415,8 @@ def test_nav_titles_and_descriptions_of_hand_made_pages_are_escaped(monkeypatch)
 
     hostile = 'Alle modellen" & <b>'
     phrases = SimpleNamespace(gettext=lambda message: hostile)
-    monkeypatch.setattr(site, "current_renderer", lambda config: SimpleNamespace(phrases=phrases))
     page = SimpleNamespace(title="All models", meta={}, file=SimpleNamespace(src_uri="en/models.md"))
-    site.set_nav_titles(SimpleNamespace(pages=[page]), config=None)
-    site.set_page_meta("", page, config=None)
+    site.set_nav_titles(SimpleNamespace(pages=[page]), phrases)
+    site.set_page_meta("", page, SimpleNamespace(phrases=phrases), {})
     assert page.title == "Alle modellen&#34; &amp; &lt;b&gt;"
     assert page.meta["description"] == "Alle modellen&#34; &amp; &lt;b&gt;"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import math
 import random
 from collections import Counter
 
@@ -511,3 +512,406 @@ def test_js_device_search_ranks_as_python(exported, extended):
     mismatches = [(q, js, py) for q, js, py in zip(queries, answers, expected, strict=True) if js != py]
     assert not mismatches, f"{len(mismatches)} of {len(queries)} searches differ, first: {mismatches[:3]}"
     assert expected[0][:1] == ["geforce-rtx-4090"]  # the exact name first, before the RTX 4090 D
+
+
+# ------------------------------------------------------------ function by function
+#
+# Every function docs/assets/calculator.js and verdict.js export is either a decision, paired here with
+# its Python twin and the test of this module that compares the two on generated cases, or named as no
+# decision, with why. A new export that is neither fails test_every_browser_export_is_paired_or_named.
+
+@dataclasses.dataclass(frozen=True)
+class Twin:
+    python: str                 # "module:attribute" of the Python function the JS one mirrors
+    compared_by: str = "test_each_decision_agrees_with_its_twin"   # a test of this module
+
+
+DIRECT = "test_each_decision_agrees_with_its_twin"
+TWINS = {
+    ("calculator", "quant"): Twin("tps_atlas.estimate.settings:Settings.quant"),
+    ("calculator", "allowedQuants"): Twin("tps_atlas.estimate.settings:Settings.allowed_quants"),
+    ("calculator", "modelQuants"): Twin("tps_atlas.estimate.settings:Settings.model_quants"),
+    ("calculator", "weightsGb"): Twin("tps_atlas.estimate.memory:weights_gb"),
+    ("calculator", "kvCacheGb"): Twin("tps_atlas.estimate.memory:kv_cache_gb"),
+    ("calculator", "memoryNeeded"): Twin("tps_atlas.estimate.memory:memory_needed"),
+    ("calculator", "speedClass"): Twin("tps_atlas.estimate.calibration:Calibration.speed_class"),
+    ("calculator", "efficiency"): Twin("tps_atlas.estimate.calibration:Calibration.factor"),
+    ("calculator", "tokensPerSecond"): Twin("tps_atlas.estimate.speed:tokens_per_second"),
+    ("calculator", "promptTokensPerSecond"): Twin("tps_atlas.estimate.speed:prompt_tokens_per_second"),
+    ("calculator", "usableGb"): Twin("tps_atlas.estimate.fit:usable_gb"),
+    ("calculator", "pooledCard"): Twin("tps_atlas.estimate.verdict:pooled"),
+    ("calculator", "calibratedMemory"): Twin("tps_atlas.estimate.fit:calibrated_memory"),
+    ("calculator", "verdict"): Twin("tps_atlas.estimate.fit:verdict"),
+    ("calculator", "candidateMemories"): Twin("tps_atlas.estimate.fit:candidate_memories"),
+    ("calculator", "estimate"): Twin("tps_atlas.estimate.fit:estimate"),
+    ("calculator", "ramRoomGb"): Twin("tps_atlas.estimate.offload:ram_room"),
+    ("calculator", "place"): Twin("tps_atlas.estimate.offload:place"),
+    ("calculator", "offloadCandidates"): Twin("tps_atlas.estimate.offload:offload_candidates"),
+    ("calculator", "ramSystem"): Twin("tps_atlas.estimate.offload:RamSettings.system"),
+    ("calculator", "shortfallOf"): Twin("tps_atlas.estimate.verdict:missed_by"),
+    ("calculator", "roundDecimal"): Twin("builtins:round"),
+    ("calculator", "foldName"): Twin("tps_atlas.catalogue.limits:name_key"),
+    ("calculator", "estimateOne"): Twin("tps_atlas.estimate.fit:estimate",
+                                        "test_js_estimator_matches_python_on_random_cases"),
+    ("calculator", "raisedRun"): Twin("tps_atlas.estimate.verdict:raised_run", "test_js_verdict_matches_python"),
+    ("calculator", "offloadEstimate"): Twin("tps_atlas.estimate.offload:offload_estimate",
+                                            "test_js_offload_matches_python"),
+    ("calculator", "llamaServer"): Twin("tps_atlas.estimate.commands:row_command", "test_js_offload_matches_python"),
+    ("calculator", "modelFigures"): Twin("tps_atlas.pages.figures:model_figures",
+                                         "test_js_figures_rank_cards_as_python_does"),
+    ("calculator", "cardFigures"): Twin("tps_atlas.pages.figures:EstimateTable.card_rows",
+                                        "test_the_card_calculator_words_the_misses_as_the_card_page"),
+    ("calculator", "searchCards"): Twin("tps_atlas.catalogue.cards:search_cards",
+                                        "test_js_device_search_ranks_as_python"),
+    ("verdict", "decide"): Twin("tps_atlas.estimate.verdict:decide", "test_js_verdict_matches_python"),
+    ("verdict", "forKind"): Twin("tps_atlas.catalogue.cards:Card.kind"),
+}
+# Exports that decide nothing a Python function decides: each with where it is checked instead.
+NOT_DECISIONS = {
+    ("calculator", "Formatter"): "Babel's formatting, not a decision: test_js_numbers_and_months_match_babel",
+    ("calculator", "escapeHtml"): "HTML escaping of the page part",
+    ("calculator", "fillPhrase"): "puts values into a phrase already translated (tps_atlas/i18n/phrases.py fill)",
+    ("calculator", "cardName"): "a card's name with the forms tps_atlas/i18n/names.py browser_forms exported",
+    ("calculator", "pluralText"): "picks a plural form Python precomputed (web/data.py plural_runs)",
+    ("calculator", "pluralLabel"): "the same function as pluralText",
+    ("calculator", "parseContext"): "reads the reader's context input",
+    ("calculator", "readState"): "reads the page's address",
+    ("calculator", "queryString"): "writes the page's address",
+    ("calculator", "visibleRows"): "the reader's filter over rows already decided (the built table shows them all)",
+    ("calculator", "rowHtml"): "renders a row: test_js_reproduces_the_built_table_and_tiles",
+    ("calculator", "rowsHtml"): "renders the rows: test_js_reproduces_the_built_table_and_tiles",
+    ("calculator", "tilesHtml"): "renders the tiles: test_js_reproduces_the_built_table_and_tiles",
+    ("calculator", "workingHtml"): "renders the worked example (tests/test_page_logic.py and the working task)",
+    ("calculator", "cardTablesHtml"): "renders a card page's tables (tests/test_card_calculator_browser.py)",
+    ("calculator", "cardHref"): "a link to a card page",
+    ("verdict", "answerHtml"): "words a decided verdict: test_answer_matches_table.py",
+    ("verdict", "cellHtml"): "words a decided verdict in the table's cell: test_answer_matches_table.py",
+}
+
+
+def test_every_browser_export_is_paired_or_named():
+    exported_functions = {tuple(pair) for pair in run_node("exports", [], None)}
+    assert not set(TWINS) & set(NOT_DECISIONS)
+    assert sorted(exported_functions - set(TWINS) - set(NOT_DECISIONS)) == [], \
+        "a new export of calculator.js or verdict.js: pair it in TWINS (with a case) or name it in NOT_DECISIONS"
+    assert sorted((set(TWINS) | set(NOT_DECISIONS)) - exported_functions) == []  # no stale entry
+
+
+def python_function(path: str):
+    import importlib
+
+    module, _, attribute = path.partition(":")
+    found = importlib.import_module(module)
+    for part in attribute.split("."):
+        found = getattr(found, part)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(TWINS))
+def test_every_twin_is_a_python_function_compared_by_a_test_here(name):
+    twin = TWINS[name]
+    found = python_function(twin.python)
+    assert callable(found) or isinstance(found, property), twin.python
+    assert twin.compared_by.startswith("test_") and callable(globals().get(twin.compared_by)), twin.compared_by
+    assert twin.compared_by != DIRECT or name[1] in GENERATORS, f"{name[1]}: no case generator in GENERATORS"
+
+
+# --- the cases of the decisions compared one function at a time. Each generator gives, for a seeded
+# random world, [(JS arguments (references the driver resolves), what Python answers, shaped as `pick`
+# shapes the JS answer)].
+
+@dataclasses.dataclass
+class World:
+    catalogue: Catalogue
+    settings: object
+    ram: object
+    rng: random.Random
+
+    def model(self):
+        return self.rng.choice(self.catalogue.models)
+
+    def card(self):
+        return self.rng.choice(self.catalogue.cards)
+
+    def calibration(self):
+        return self.settings.calibration(self.rng.choice(sorted(self.settings.calibrations)))
+
+    def quant(self):
+        return self.rng.choice(self.settings.quants)
+
+    def kv(self):
+        return self.rng.choice(sorted(self.settings.kv_bytes_per_element))
+
+    def floor_ceiling(self):
+        names = [q.name for q in self.settings.quants]
+        return self.rng.choice(names), self.rng.choice(names + [None])
+
+    def system(self):
+        return self.ram.system(self.rng.choice([8.0, 16.0, 32.0, 64.0, 128.0]),
+                               self.rng.choice([k.id for k in self.ram.kinds]))
+
+
+def quant_json(q):
+    return None if q is None else {"name": q.name, "bits_per_weight": q.bits_per_weight, "rank": q.rank,
+                                   "native_only": q.native_only, "family": q.family}
+
+
+def memory_json(m):
+    return {"weights_gb": m.weights_gb, "kv_gb": m.kv_gb, "buffer_gb": m.buffer_gb, "vision_gb": m.vision_gb,
+            "total_gb": m.total_gb}
+
+
+def pick_memory(js):
+    return {key: js[key] for key in ("weights_gb", "kv_gb", "buffer_gb", "vision_gb", "total_gb")}
+
+
+def ref(kind, value=1):
+    return {"$" + kind: value}
+
+
+def case_quant(w):
+    name = w.quant().name
+    spelt = w.rng.choice([name, name.lower()])
+    return [ref("settings"), spelt], quant_json(w.settings.quant(spelt)), None
+
+
+def case_allowed_quants(w):
+    floor, ceiling = w.floor_ceiling()
+    return [ref("settings"), floor, ceiling], [q.name for q in w.settings.allowed_quants(floor, ceiling)], \
+        lambda js: [q["name"] for q in js]
+
+
+def case_model_quants(w):
+    m, (floor, ceiling) = w.model(), w.floor_ceiling()
+    return [ref("settings"), ref("model", m.id), floor, ceiling], \
+        [q.name for q in w.settings.model_quants(m, floor, ceiling)], lambda js: [q["name"] for q in js]
+
+
+def case_weights_gb(w):
+    from tps_atlas.estimate.memory import weights_gb
+
+    m, q = w.model(), w.quant()
+    return [m.parameters_b, ref("quant", q.name)], weights_gb(m.parameters_b, q), None
+
+
+def case_kv_cache_gb(w):
+    from tps_atlas.estimate.memory import kv_cache_gb
+
+    m = w.rng.choice([m for m in w.catalogue.models if m.architecture])
+    context, per_element = random_context(w.rng), w.settings.kv_bytes_per_element[w.kv()]
+    return [ref("arch", m.id), context, per_element], kv_cache_gb(m.architecture, context, per_element), None
+
+
+def case_memory_needed(w):
+    from tps_atlas.estimate.memory import memory_needed
+
+    m, q, context, kv = w.model(), w.quant(), random_context(w.rng), w.kv()
+    return [ref("model", m.id), ref("quant", q.name), context, ref("settings"), kv], \
+        memory_json(memory_needed(m, q, context, w.settings, kv)), pick_memory
+
+
+def case_speed_class(w):
+    c, card = w.calibration(), w.card()
+    found = c.speed_class(card)
+    return [ref("calibration", c.name), ref("card", card.id)], found and found.name, lambda js: js and js["name"]
+
+
+def case_efficiency(w):
+    c, q, card = w.calibration(), w.quant(), w.card()
+    return [ref("calibration", c.name), ref("quant", q.name), ref("card", card.id)], c.factor(q, card), None
+
+
+def case_tokens_per_second(w):
+    from tps_atlas.estimate.speed import tokens_per_second
+
+    m, q, card, c = w.model(), w.quant(), w.card(), w.calibration()
+    kv = w.rng.choice([0.0, w.rng.uniform(0, 40)])
+    return [ref("model", m.id), ref("quant", q.name), ref("card", card.id), ref("calibration", c.name), kv], \
+        tokens_per_second(m, q, card, c, kv), None
+
+
+def case_prompt_tokens_per_second(w):
+    from tps_atlas.estimate.speed import prompt_tokens_per_second
+
+    m, card, c = w.model(), w.card(), w.calibration()
+    return [ref("model", m.id), ref("card", card.id), ref("calibration", c.name)], \
+        prompt_tokens_per_second(m, card, c), None
+
+
+def case_usable_gb(w):
+    from tps_atlas.estimate.fit import usable_gb
+
+    card, c = w.card(), w.calibration()
+    return [ref("card", card.id), ref("settings"), ref("calibration", c.name)], usable_gb(card, w.settings, c), None
+
+
+def case_pooled_card(w):
+    from tps_atlas.estimate.budget import device_budget_gb
+    from tps_atlas.estimate.verdict import pooled
+
+    card, count = w.rng.choice([c for c in w.catalogue.cards if not c.unified]), w.rng.choice([2, 3, 4, 8])
+    set_of = pooled(card, count)
+    return [ref("card", card.id), count, ref("settings")], \
+        {"vram_gb": set_of.vram_gb, "budget_gb": device_budget_gb(set_of, w.settings.budget)}, \
+        lambda js: {"vram_gb": js["vram_gb"], "budget_gb": js["budget_gb"]}
+
+
+def case_calibrated_memory(w):
+    from tps_atlas.estimate.fit import calibrated_memory
+    from tps_atlas.estimate.memory import memory_needed
+
+    m, q, context, kv, c = w.model(), w.quant(), random_context(w.rng), w.kv(), w.calibration()
+    memory = memory_needed(m, q, context, w.settings, kv)
+    return [ref("memory", [m.id, q.name, context, kv]), context, ref("settings"), ref("calibration", c.name)], \
+        memory_json(calibrated_memory(memory, context, w.settings, c)), pick_memory
+
+
+def case_verdict(w):
+    from tps_atlas.estimate.fit import verdict
+
+    vram = w.card().vram_gb
+    need = vram * w.rng.uniform(0.3, 1.2)
+    usable = w.rng.choice([None, vram * w.rng.uniform(0.8, 1.05)])
+    return [need, vram, ref("settings"), usable], verdict(need, vram, w.settings, usable), None
+
+
+def case_candidate_memories(w):
+    from tps_atlas.estimate.fit import candidate_memories
+
+    m, context, kv, (floor, ceiling) = w.model(), random_context(w.rng), w.kv(), w.floor_ceiling()
+    found = candidate_memories(m, w.settings, context, floor, kv_precision=kv, ceiling=ceiling)
+    return [ref("model", m.id), ref("settings"), context, floor, kv, ceiling], \
+        [(q.name, memory_json(memory)) for q, memory in found], \
+        lambda js: [(c["quant"]["name"], pick_memory(c["memory"])) for c in js]
+
+
+def case_estimate(w):
+    m, card, c, context, kv, (floor, ceiling) = (w.model(), w.card(), w.calibration(), random_context(w.rng),
+                                                 w.kv(), w.floor_ceiling())
+    e = estimate(m, card, w.settings, c, context=context, floor=floor, kv_precision=kv, ceiling=ceiling)
+    return [ref("model", m.id), ref("card", card.id), ref("settings"), ref("calibration", c.name),
+            ref("candidates", [m.id, context, floor, kv, ceiling]), context], \
+        {"fit": e.fit, "quant": e.quant.name if e.quant else None, "need_gb": e.need_gb,
+         "tok_s": e.tok_s if e.fit != "none" else None}, \
+        lambda js: {"fit": js["fit"], "quant": js["quant"]["name"] if js["quant"] else None,
+                    "need_gb": js["need_gb"], "tok_s": js["tok_s"] if js["fit"] != "none" else None}
+
+
+def case_ram_room_gb(w):
+    from tps_atlas.estimate.offload import ram_room
+
+    system, c = w.system(), w.calibration()
+    return [ref("system", [system.size_gb, system.kind.id]), ref("settings"), ref("ram"), ref("calibration", c.name)], \
+        ram_room(system, w.ram, w.settings, c), None
+
+
+def case_place(w):
+    from tps_atlas.estimate.fit import calibrated_memory
+    from tps_atlas.estimate.memory import memory_needed
+    from tps_atlas.estimate.offload import place
+
+    m = w.rng.choice([m for m in w.catalogue.models if m.architecture])
+    card = w.rng.choice([c for c in w.catalogue.cards if not c.unified])
+    q, context, kv, c, system = w.quant(), random_context(w.rng), w.kv(), w.calibration(), w.system()
+    memory = memory_needed(m, q, context, w.settings, kv)
+    # The JS takes the memory as its callers hand it over: calibrated first (offloadEstimate).
+    if memory != calibrated_memory(memory, context, w.settings, c):
+        c = w.settings.calibration("seed")
+    p = place(m, memory, card, w.settings, system, w.ram, c)
+    return [ref("model", m.id), ref("memory", [m.id, q.name, context, kv]), ref("card", card.id), ref("settings"),
+            ref("system", [system.size_gb, system.kind.id]), ref("ram"), ref("calibration", c.name)], \
+        p and {"mode": p.mode, "cpu_layers": p.cpu_layers, "gpu_gb": p.gpu_gb, "ram_gb": p.ram_gb}, \
+        lambda js: js and {key: js[key] for key in ("mode", "cpu_layers", "gpu_gb", "ram_gb")}
+
+
+def case_offload_candidates(w):
+    from tps_atlas.estimate.offload import offload_candidates
+
+    m, context, kv, (floor, _) = w.model(), random_context(w.rng), w.kv(), w.floor_ceiling()
+    found = offload_candidates(m, w.settings, w.ram, context, floor, kv_precision=kv)
+    return [ref("model", m.id), ref("settings"), ref("ram"), context, floor, kv], \
+        [(q.name, memory_json(memory)) for q, memory in found], \
+        lambda js: [(c["quant"]["name"], pick_memory(c["memory"])) for c in js]
+
+
+def case_ram_system(w):
+    size = w.rng.choice([None, 24.0, 96.0])
+    kind = w.rng.choice([None] + [k.id for k in w.ram.kinds])
+    system = w.ram.system(size, kind)
+    return [ref("data"), {"ramGb": size, "ramKind": kind}], \
+        {"size_gb": system.size_gb, "kind": system.kind.id}, \
+        lambda js: {"size_gb": js["size_gb"], "kind": js["kind"]["id"]}
+
+
+def case_shortfall_of(w):
+    from tps_atlas.estimate.verdict import missed_by
+
+    m, card, c, context, kv, (floor, ceiling) = (w.model(), w.card(), w.calibration(), random_context(w.rng),
+                                                 w.kv(), w.floor_ceiling())
+    s = missed_by(m, card, w.settings, context, floor, kv, ceiling=ceiling, calibration=c)
+    return [ref("model", m.id), ref("card", card.id), ref("settings"), ref("calibration", c.name), context, floor,
+            kv, ceiling], {"quant": s.quant_name, "need_gb": s.need_gb, "shortfall_gb": s.shortfall_gb,
+                           "shown_gb": s.shown_gb}, \
+        lambda js: {"quant": js["quant"]["name"], "need_gb": js["need_gb"], "shortfall_gb": js["shortfall_gb"],
+                    "shown_gb": js["shown_gb"]}
+
+
+def case_round_decimal(w):
+    """As a decimal string: the number the formatter writes (ties included: 0.125 to 0.12)."""
+    digits = w.rng.choice([0, 1, 2])
+    value = w.rng.choice([w.rng.uniform(-50, 2000), w.rng.randrange(-400, 4000) / 8, w.rng.randrange(0, 999) / 1000])
+    return [value, digits], f"{round(value, digits):.{digits}f}".replace("-0.00", "0.00").replace("-0.0", "0.0"), None
+
+
+def case_fold_name(w):
+    from tps_atlas.catalogue.limits import name_key
+
+    text = w.rng.choice([w.card().name, "ＲＴＸ\u200b 4090", "Radeon\u00a0RX 7900 XTX", "GeForce RTX\u2009PRO"])
+    return [text], name_key(text), None
+
+
+def case_for_kind(w):
+    card = w.card()
+    phrases = {"discrete": "a card", "unified": "a machine"}
+    return [phrases, ref("card", card.id)], phrases.get(card.kind, phrases["discrete"]), None
+
+
+GENERATORS = {
+    "quant": case_quant, "allowedQuants": case_allowed_quants, "modelQuants": case_model_quants,
+    "weightsGb": case_weights_gb, "kvCacheGb": case_kv_cache_gb, "memoryNeeded": case_memory_needed,
+    "speedClass": case_speed_class, "efficiency": case_efficiency, "tokensPerSecond": case_tokens_per_second,
+    "promptTokensPerSecond": case_prompt_tokens_per_second, "usableGb": case_usable_gb,
+    "pooledCard": case_pooled_card, "calibratedMemory": case_calibrated_memory, "verdict": case_verdict,
+    "candidateMemories": case_candidate_memories, "estimate": case_estimate, "ramRoomGb": case_ram_room_gb,
+    "place": case_place, "offloadCandidates": case_offload_candidates, "ramSystem": case_ram_system,
+    "shortfallOf": case_shortfall_of, "roundDecimal": case_round_decimal, "foldName": case_fold_name,
+    "forKind": case_for_kind,
+}
+CASES_PER_FUNCTION = 150
+
+
+def same(found, expected) -> bool:
+    """Equal, floats to 12 significant digits (an order of operations apart, not a formula)."""
+    if isinstance(expected, float) and isinstance(found, int | float) and not isinstance(found, bool):
+        return math.isclose(found, expected, rel_tol=1e-12, abs_tol=1e-12)
+    if isinstance(expected, dict) and isinstance(found, dict):
+        return expected.keys() == found.keys() and all(same(found[k], expected[k]) for k in expected)
+    if isinstance(expected, list | tuple) and isinstance(found, list | tuple):
+        return len(found) == len(expected) and all(same(f, e) for f, e in zip(found, expected, strict=True))
+    return found == expected
+
+
+@pytest.mark.parametrize("name", sorted(name for (_, name), twin in TWINS.items() if twin.compared_by == DIRECT))
+def test_each_decision_agrees_with_its_twin(name, exported, extended, settings):
+    from tps_atlas.estimate.offload import load_ram
+
+    module = next(m for (m, n) in TWINS if n == name)
+    world = World(extended, settings, load_ram(), random.Random(f"{SEED}-{name}"))
+    cases = [GENERATORS[name](world) for _ in range(CASES_PER_FUNCTION)]
+    answers = run_node("call", [{"module": module, "fn": name, "args": args} for args, _, _ in cases], exported)
+    wrong = []
+    for (args, expected, pick), js in zip(cases, answers, strict=True):
+        found = js if pick is None or (isinstance(js, dict) and "error" in js) else pick(js)
+        if not same(found, expected):
+            wrong.append((args, expected, found))
+    assert wrong == [], f"{len(wrong)} of {len(cases)} cases differ, e.g. {wrong[:3]}"

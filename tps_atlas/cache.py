@@ -3,7 +3,7 @@ processes working on the same inputs would each work out, worked out once.
 
 **In process.** Every cache of a loaded file or a worked-out table is made with ``cached``
 (``functools.lru_cache``, registered here) or registers its reset with ``on_clear``;
-``clear_all`` forgets them all. The build calls it first (``mkdocs/site.py``), so ``mkdocs
+``clear_all`` forgets them all. The build calls it first (``mkdocs/plugin.py``), so ``mkdocs
 serve``, which rebuilds in the same process after a file is saved, always reads the files on
 disk (tests/test_caches.py holds every cache of the package to this).
 

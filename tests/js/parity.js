@@ -12,6 +12,8 @@
 //   offload    [{model, card, context, floor, kv, ram, ram_kind}] -> [{fit, quant, tok_s, placement, command, ...}]
 //   verdicts   [{model, card, context, floor, ceiling, kv, ram, ram_kind}] -> [{kind, fit, quant, count, command,
 //              reason, shortfall_quant, shortfall_gb, ...}] (docs/assets/verdict.js)
+//   exports    -> [[module, name], ...] every function calculator.js and verdict.js export
+//   call       [{module, fn, args}] -> [what the function returns] (args may hold references: {"$card": id}, ...)
 //   search     [{query, limit}] -> [[card id, ...]] best first (the device picker's ranking)
 //   answers    [{model, name, ui, options}] -> per case, per card of the data: [card, kind, fit, quant, speed, range,
 //              need, shown, shortfall_gb] as the "My device" answer of a model page words it (ui: the page's
@@ -45,7 +47,45 @@ function options(c) {
            ramGb: c.ram, ramKind: c.ram_kind };
 }
 
+// A reference to the data in a "call" case's arguments: {"$card": id} is that card's record, and so on.
+const REFERENCES = {
+  $model: (id) => data.models[id],
+  $arch: (id) => data.models[id].architecture,
+  $card: (id) => data.cards.find((card) => card.id === id),
+  $cards: () => data.cards,
+  $settings: () => data.settings,
+  $calibration: (name) => data.calibrations[name],
+  $quant: (name) => calc.quant(data.settings, name),
+  $ram: () => data.ram,
+  $data: () => data,
+  $system: ([size, kind]) => calc.ramSystem(data, { ramGb: size, ramKind: kind }),
+  $memory: ([model, q, context, kv]) => calc.memoryNeeded(data.models[model], calc.quant(data.settings, q), context,
+                                                          data.settings, kv),
+  $candidates: ([model, context, floor, kv, ceiling]) => calc.candidateMemories(data.models[model], data.settings,
+                                                                                context, floor, kv, ceiling),
+};
+
+function resolve(arg) {
+  if (arg === null || typeof arg !== "object" || Array.isArray(arg)) return arg;
+  const keys = Object.keys(arg);
+  return keys.length === 1 && REFERENCES[keys[0]] ? REFERENCES[keys[0]](arg[keys[0]]) : arg;
+}
+
+const modules = { calculator: calc, verdict: verdicts };
+
 const tasks = {
+  // The functions each browser module exports: [module, name] pairs.
+  exports: () => Object.keys(modules).flatMap((m) => Object.keys(modules[m])
+    .filter((name) => typeof modules[m][name] === "function").map((name) => [m, name])),
+  // One exported function called on each case's arguments (references resolved): [{module, fn, args}] -> [result].
+  call: (cases) => cases.map((c) => {
+    try {
+      const result = modules[c.module][c.fn].apply(null, c.args.map(resolve));
+      return result === undefined ? null : result;
+    } catch (error) {
+      return { error: String(error.message || error) };
+    }
+  }),
   search: (cases) => cases.map((c) => calc.searchCards(data.cards, c.query, c.limit).map((card) => card.id)),
   estimates: (cases) => cases.map((c) => {
     const e = calc.estimateOne(data, c.model, c.card, options(c));

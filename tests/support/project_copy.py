@@ -185,10 +185,10 @@ def _yaml_remembered():
 class SettingsOnly(dict):
     """The parts of MkDocs' config that tps_atlas.mkdocs.site.check_settings reads."""
 
-    def __init__(self, site_url: str = "https://tps-atlas.example.org/", calibration: str = ""):
+    def __init__(self, site_url: str = "https://tps-atlas.example.org/"):
         from types import SimpleNamespace
 
-        super().__init__(extra={"tps_calibration": calibration})
+        super().__init__()
         self.site_url = site_url
         languages = [SimpleNamespace(locale=locale, name=name, build=True) for locale, name in
                      (("en", "English"), ("nl", "Nederlands"), ("fr", "Français"), ("de", "Deutsch"))]
@@ -233,8 +233,8 @@ def _check_copy(project: Path, env: dict[str, str] | None) -> None:
         saved = {name: os.environ.get(name) for name in env}
         os.environ.update(env)
         try:
-            site.check_settings(SettingsOnly(env.get("SITE_URL", "https://tps-atlas.example.org/"),
-                                             env.get("TPS_CALIBRATION", "")))
+            site.check_settings(SettingsOnly(env.get("SITE_URL", "https://tps-atlas.example.org/")),
+                                env.get("TPS_CALIBRATION") or None)
         finally:
             for name, value in saved.items():
                 if value is None:

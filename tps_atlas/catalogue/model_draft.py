@@ -29,7 +29,7 @@ from typing import Literal
 
 from tps_atlas.paths import DATA_DIR
 from tps_atlas.catalogue.limits import (ID_PATTERN, MAX_CONTEXT, MAX_EXPERTS, MAX_HEAD_DIM, MAX_HEADS, MAX_LAYERS,
-                                        name_key)
+                                        MAX_VOCABULARY, MIN_VOCABULARY, name_key)
 from tps_atlas.catalogue.models import Architecture, load_models, read_model
 from tps_atlas.errors import DataError
 from tps_atlas.catalogue.hf_files import read_card, read_config
@@ -37,7 +37,6 @@ from tps_atlas.records.fields import FieldReader
 from tps_atlas.records.vocabulary import GAP_FIELDS
 
 MAX_WIDTH = 1_000_000          # hidden and intermediate sizes: today's widest is 18,432
-MAX_VOCABULARY = 10_000_000
 # A model card's figure further than this from the count is worth a look before the draft is used.
 CARD_TOLERANCE = 0.05
 
@@ -79,7 +78,7 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
     hidden = text.width("hidden_size")
     assert hidden is not None
     layers = text.integer("num_hidden_layers", minimum=1, maximum=MAX_LAYERS)
-    vocabulary = text.integer("vocab_size", minimum=1, maximum=MAX_VOCABULARY)
+    vocabulary = text.integer("vocab_size", minimum=MIN_VOCABULARY, maximum=MAX_VOCABULARY)
     heads = text.integer("num_attention_heads", minimum=1, maximum=MAX_HEADS)
     kv_heads = text.integer("num_key_value_heads", required=False, minimum=1, maximum=MAX_HEADS) or heads
     if heads % kv_heads:
@@ -92,7 +91,7 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
             raise text.error("num_attention_heads", f"a divisor of hidden_size ({hidden:,}) when head_dim "
                              "is not given", heads)
         head_dim = hidden // heads
-    layout = _layout(text, layers, heads, kv_heads, head_dim, notes)
+    layout = _layout(text, layers, vocabulary, heads, kv_heads, head_dim, notes)
     attention = _attention_parameters(text, layout, hidden, heads, kv_heads, head_dim)
     mlp = _feed_forward(text, layers, hidden, notes)
     tied = text.boolean("tie_word_embeddings", required=False)
@@ -127,17 +126,19 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
     )
 
 
-def _layout(text: _Config, layers: int, heads: int, kv_heads: int, head_dim: int, notes: list[str]) -> Architecture:
+def _layout(text: _Config, layers: int, vocabulary: int, heads: int, kv_heads: int, head_dim: int,
+            notes: list[str]) -> Architecture:
     kv_lora = text.integer("kv_lora_rank", required=False, minimum=1, maximum=MAX_HEAD_DIM)
     if kv_lora is not None:
         rope = text.integer("qk_rope_head_dim", minimum=0, maximum=MAX_HEAD_DIM)
         return Architecture(layers=layers, attention="mla", kv_heads=None, head_dim=None,
-                      max_context=_max_context(text), kv_lora_rank=kv_lora, rope_head_dim=rope)
+                      max_context=_max_context(text), kv_lora_rank=kv_lora, rope_head_dim=rope,
+                      vocab_size=vocabulary)
     kind = "mha" if kv_heads == heads else "mqa" if kv_heads == 1 else "gqa"
     window, windowed, linear = _layer_kinds(text, layers, notes)
     return Architecture(layers=layers, attention=kind, kv_heads=kv_heads, head_dim=head_dim,
                   max_context=_max_context(text), sliding_window=window,
-                  sliding_window_layers=windowed, linear_attention_layers=linear)
+                  sliding_window_layers=windowed, linear_attention_layers=linear, vocab_size=vocabulary)
 
 
 def _max_context(text: _Config) -> int | None:
@@ -330,8 +331,8 @@ def render(draft: Draft, source: str, today: dt.date) -> str:
     if draft.native_format:
         lines.append(f"native_format: {draft.native_format}")
     lines.append("architecture:")
-    for field in ("layers", "attention", "kv_heads", "head_dim", "sliding_window", "sliding_window_layers",
-                  "linear_attention_layers", "kv_lora_rank", "rope_head_dim", "max_context"):
+    for field in ("layers", "vocab_size", "attention", "kv_heads", "head_dim", "sliding_window",
+                  "sliding_window_layers", "linear_attention_layers", "kv_lora_rank", "rope_head_dim", "max_context"):
         value = getattr(draft.layout, field)
         if value is not None:
             lines.append(f"  {field}: {value}")

@@ -1,3 +1,31 @@
-"""mkdocs-macros loads this file (module_name in mkdocs.yml); the work is in tps_atlas.mkdocs.site."""
+"""mkdocs-macros loads this file (``module_name`` in mkdocs.yml): the hand-made pages' macros, each
+the renderer of the language being built (the plugin's, tps_atlas/mkdocs/plugin.py)."""
 
-from tps_atlas.mkdocs.site import define_env  # noqa: F401
+from tps_atlas.mkdocs.plugin import TpsAtlasPlugin
+
+PLUGIN = "tps-atlas"  # its name in mkdocs.yml and in pyproject.toml's entry point
+
+
+def define_env(env) -> None:
+    config = env.conf
+
+    def renderer():
+        plugin = config.plugins[PLUGIN]
+        assert isinstance(plugin, TpsAtlasPlugin)
+        return plugin.renderer(config)
+
+    @env.macro
+    def home() -> str:
+        return renderer().render_home()
+
+    @env.macro
+    def models_index() -> str:
+        return renderer().render_models_index()
+
+    @env.macro
+    def cards_index() -> str:
+        return renderer().render_cards_index()
+
+    @env.macro
+    def methodology() -> str:
+        return renderer().render_methodology()

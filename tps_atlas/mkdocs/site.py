@@ -1,9 +1,9 @@
-"""The MkDocs side: thin adapters from MkDocs to the catalogue, estimator and phrases.
+"""The MkDocs side's work, one function per step, for the plugin (``plugin.py``) to call: the plugin
+holds the build's state and hands each step what it needs (the renderer of the language being
+built, the pages so far); nothing here keeps anything between calls.
 
-mkdocs-static-i18n builds the languages one after another; every hook here asks
-it which language is being built. ``define_env`` is the mkdocs-macros entry
-(through ``tps_atlas/mkdocs/entry.py``); the ``on_*`` functions are called by
-``tps_atlas/mkdocs/hooks.py``.
+mkdocs-static-i18n builds the languages one after another; ``build_language`` asks it which
+language is being built.
 
 ``TPS_PREVIEW=glm-130b,glm-5`` builds only those model pages (and the card pages of any card
 ids listed with them, ``TPS_PREVIEW=glm-130b,h100-nvl-94gb``): a quick preview for translators
@@ -24,14 +24,12 @@ from xml.sax.saxutils import escape as xml_escape
 from jinja2.bccache import Bucket, BytecodeCache
 from markupsafe import escape
 
-from tps_atlas import cache
-from tps_atlas.cache import cached
 from tps_atlas.catalogue.load import load_catalogue, load_portal
 from tps_atlas.errors import DataError
 from tps_atlas.estimate.settings import load_settings
-from tps_atlas.web.data import card_labels, site_data, write_card_labels, write_site_data
+from tps_atlas.web.data import card_labels, write_card_labels, write_site_data
 from tps_atlas.i18n.phrases import LANGUAGES, N_, Phrases
-from tps_atlas.mkdocs.render import Renderer, ui_settings
+from tps_atlas.mkdocs.render import Renderer
 from tps_atlas.web.api.open_data import load_open_data
 from tps_atlas.web.api.writer import write_open_data
 from tps_atlas.mkdocs.page_shell import device_button, finish_shell
@@ -57,8 +55,6 @@ SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="h
 SITE_URL_PATTERN = re.compile(r"^https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~!$&()*+,;=:@%/-]*)?$")
 LANGUAGE_SWITCHES = {"nl": "TPS_BUILD_NL", "fr": "TPS_BUILD_FR", "de": "TPS_BUILD_DE"}
 
-_site_pages: list[str] = []  # URLs of every page of the default language, for the sitemap
-
 
 def build_language(config) -> str:
     """The language mkdocs-static-i18n is building now (it builds them in turn)."""
@@ -70,18 +66,9 @@ def language_prefix(language: str) -> str:
     return "" if language == DEFAULT_LANGUAGE else f"{language}/"
 
 
-def calibration_name(config) -> str | None:
-    return (config.get("extra") or {}).get("tps_calibration") or None
-
-
-@cached(maxsize=None)
 def renderer(language: str, calibration: str | None) -> Renderer:
     catalogue = load_catalogue()
     return Renderer(language, catalogue, load_settings(), load_portal(catalogue), calibration)
-
-
-def current_renderer(config) -> Renderer:
-    return renderer(build_language(config), calibration_name(config))
 
 
 def attribute_safe(html: str) -> str:
@@ -107,20 +94,15 @@ def generated_page(kind: str, item: str, title: str, description: str) -> str:
             f"render_macros: false\ntps_page: {kind}:{item}\n---\n")
 
 
-# ------------------------------------------------------------------ hooks
-
-def clear_caches() -> None:
-    """Forget loaded data: `mkdocs serve` rebuilds in the same process after an edit."""
-    cache.clear_all()
-
+# ------------------------------------------------------------------ steps
 
 def preview_ids() -> list[str]:
     return [i.strip() for i in os.environ.get("TPS_PREVIEW", "").split(",") if i.strip()]
 
 
-def check_settings(config) -> None:
-    """The build settings of the environment (mkdocs.yml reads some of them): each error names
-    its variable."""
+def check_settings(config, calibration: str | None) -> None:
+    """The build settings of the environment (mkdocs.yml reads some of them, ``calibration`` among
+    them): each error names its variable."""
     site_url = config.site_url or ""
     parts = urlsplit(site_url) if SITE_URL_PATTERN.match(site_url) else None
     if site_url and (parts is None or parts.query or parts.fragment):
@@ -137,7 +119,6 @@ def check_settings(config) -> None:
                             value)
         language.build = value.strip().casefold() == "true"
     settings = load_settings()
-    calibration = calibration_name(config)
     if calibration is not None and calibration not in settings.calibrations:
         raise DataError("environment", "TPS_CALIBRATION", "one of " + ", ".join(settings.calibrations)
                         + " (data/estimator.yaml), or empty for the default", calibration)
@@ -149,26 +130,11 @@ def check_settings(config) -> None:
                         "(see `tps-atlas models`, `tps-atlas cards`)", ",".join(unknown))
 
 
-def check_inputs(config) -> None:
-    """Load and validate every input before anything is written to site/."""
-    from mkdocs.exceptions import PluginError
-
-    if not getattr(config.plugins.get("i18n"), "building", False):
-        clear_caches()  # a fresh build (the nested language builds share its data)
-    try:
-        check_settings(config)
-        for language in LANGUAGES:
-            renderer(language, calibration_name(config))
-        ui_settings()
-    except DataError as error:
-        raise PluginError(f"TPS Atlas: {error}") from None
-
-
-def add_generated_pages(files, config):
-    """One page per model and per card, in the language being built (ids are [a-z0-9.-])."""
+def add_generated_pages(files, config, r: Renderer, site_pages: list[str]):
+    """One page per model and per card, in ``r``'s language (ids are [a-z0-9.-]); the default
+    language's URLs go to ``site_pages``, for the sitemap."""
     from mkdocs.structure.files import File
 
-    r = current_renderer(config)
     prefix = language_prefix(r.phrases.language)
     preview = preview_ids()
     for model in r.catalogue.models:
@@ -184,7 +150,7 @@ def add_generated_pages(files, config):
         files.append(File.generated(config, f"{prefix}cards/{card.id}.md",
                                     content=generated_page("card", card.id, page.title, page.description)))
     if not prefix:
-        _site_pages[:] = sorted(f.url.removeprefix("./") for f in files.documentation_pages())
+        site_pages[:] = sorted(f.url.removeprefix("./") for f in files.documentation_pages())
     return files
 
 
@@ -195,9 +161,8 @@ def page_key(page) -> str:
     return rest if folder in LANGUAGES and rest else page.file.src_uri
 
 
-def set_nav_titles(nav, config):
+def set_nav_titles(nav, phrases: Phrases):
     """Titles of the hand-made pages, in the language being built, before the nav is drawn."""
-    phrases = current_renderer(config).phrases
     for page in nav.pages:
         if page_key(page) in PAGE_TITLES:
             # Material's navigation prints titles unescaped.
@@ -205,29 +170,20 @@ def set_nav_titles(nav, config):
     return nav
 
 
-# The HTML of a generated page, from on_page_markdown to on_page_content, by source path.
-_page_html: dict[str, str] = {}
-
-
-def set_page_meta(markdown, page, config):
+def set_page_meta(markdown, page, r: Renderer, page_html: dict[str, str]):
     """Descriptions of the hand-made pages, in the page's language; the HTML of generated ones.
 
     A generated page is HTML from our templates: Markdown would only parse it twice (its raw-HTML
-    block and mkdocs' anchor collection) to hand it back as it is, so Markdown gets an empty page
-    and ``put_page_html`` puts the HTML in as the page's content, before search and the theme."""
+    block and mkdocs' anchor collection) to hand it back as it is, so Markdown gets an empty page,
+    the HTML waits in ``page_html`` (by source path) and the plugin puts it in as the page's
+    content, before search and the theme."""
     kind, _, item = str(page.meta.get("tps_page", "")).partition(":")
     if kind in ("model", "card"):
-        r = current_renderer(config)
-        _page_html[page.file.src_uri] = r.render_model(item) if kind == "model" else r.render_card(item)
+        page_html[page.file.src_uri] = r.render_model(item) if kind == "model" else r.render_card(item)
         return ""
     if page_key(page) in PAGE_TITLES:
-        page.meta["description"] = str(escape(current_renderer(config).phrases.gettext(PAGE_TITLES[page_key(page)][1])))
+        page.meta["description"] = str(escape(r.phrases.gettext(PAGE_TITLES[page_key(page)][1])))
     return markdown
-
-
-def put_page_html(html: str, page) -> str:
-    """A generated page's HTML as its content (``set_page_meta``); other pages' as Markdown made it."""
-    return _page_html.pop(page.file.src_uri, html)
 
 
 class CompiledTemplates(BytecodeCache):
@@ -246,16 +202,6 @@ class CompiledTemplates(BytecodeCache):
         self._code[bucket.key] = bucket.bytecode_to_string()
 
 
-_compiled_templates = CompiledTemplates()
-
-
-def share_compiled_templates(env):
-    """Every language build's theme environment (the same loader, filters and extensions each
-    time) reuses the templates compiled by the first."""
-    env.bytecode_cache = _compiled_templates
-    return env
-
-
 def alternates(url: str) -> list[dict]:
     """The same page in every language: the language switcher and hreflang links."""
     bare = url
@@ -266,17 +212,9 @@ def alternates(url: str) -> list[dict]:
              "link": "/" + language_prefix(language) + bare} for language in LANGUAGES]
 
 
-def set_alternates(context, page, config):
-    # mkdocs-static-i18n keeps its switcher as an attribute of config.extra (material
-    # reads config.extra.alternate); it only knows pages written on disk, so set ours.
-    config.extra.alternate = alternates(page.url)
-    return context
-
-
-def finish_page(output: str, page, config) -> str:
+def finish_page(output: str, r: Renderer) -> str:
     """Put in the large card tables (kept out of Markdown and the search index), and point
     a translated page's search at its own language's index."""
-    r = current_renderer(config)
     output = TABLE_SLOT.sub(lambda match: r.render_model_table(match.group(2)) if match.group(1) == "model"
                             else r.render_card_tables(match.group(2)), output)
     # Every page's header offers "My device": its words go before the scripts that read them.
@@ -292,33 +230,26 @@ def finish_page(output: str, page, config) -> str:
     return output
 
 
-def finish_site(config) -> None:
-    """After the last language: the calculator's data (once for all languages), the open data
-    (tps_atlas/web/api/), a search index per language, and a sitemap with alternates."""
-    i18n = config.plugins.get("i18n")
-    if getattr(i18n, "building", False):
-        return  # a nested language build; the outer build finishes the site
-    site_dir = Path(config.site_dir)
-    write_site_data(site_dir, site_data(load_catalogue(), load_settings(), calibration_name(config)))
+def finish_site(site_dir: Path, site_url: str, renderers: dict[str, Renderer], browser_data: dict,
+                site_pages: list[str]) -> bool:
+    """After the last language: the calculator's data (once for all languages, checked in
+    on_config), the open data (tps_atlas/web/api/), a search index per language, and a sitemap
+    with alternates. False when there was no search index to split (no search plugin)."""
+    write_site_data(site_dir, browser_data)
     for language in LANGUAGES:
-        r = renderer(language, calibration_name(config))
+        r = renderers[language]
         write_card_labels(site_dir, language, card_labels(r.phrases, r.catalogue, r.confidence))
-    r = renderer(DEFAULT_LANGUAGE, calibration_name(config))
-    try:
-        write_open_data(site_dir, r.table, r.catalogue, r.settings, load_open_data(r.catalogue),
-                        config.site_url or "", preview_ids())
-    except DataError as error:
-        from mkdocs.exceptions import PluginError
-
-        raise PluginError(f"TPS Atlas: {error}") from None
-    split_search_index(site_dir)
-    write_sitemap(site_dir, config.site_url or "")
+    r = renderers[DEFAULT_LANGUAGE]
+    write_open_data(site_dir, r.table, r.catalogue, r.settings, load_open_data(r.catalogue), site_url, preview_ids())
+    split = split_search_index(site_dir)
+    write_sitemap(site_dir, site_url, site_pages)
+    return split
 
 
-def split_search_index(site_dir: Path) -> None:
+def split_search_index(site_dir: Path) -> bool:
     path = site_dir / "search" / "search_index.json"
     if not path.exists():
-        return
+        return False
     index = json.loads(path.read_text(encoding="utf-8"))
     for language in LANGUAGES:
         prefix = language_prefix(language)
@@ -333,12 +264,13 @@ def split_search_index(site_dir: Path) -> None:
         config = {**index["config"], "lang": [language]}
         target.write_text(json.dumps({"config": config, "docs": docs}, ensure_ascii=False,
                                      separators=(",", ":")), encoding="utf-8")
+    return True
 
 
-def write_sitemap(site_dir: Path, site_url: str) -> None:
+def write_sitemap(site_dir: Path, site_url: str, site_pages: list[str]) -> None:
     base = site_url.rstrip("/") + "/"
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', f"<urlset {SITEMAP_NS}>"]
-    for url in _site_pages:
+    for url in site_pages:
         links = [(alt["lang"], base + alt["link"].lstrip("/")) for alt in alternates(url)]
         for _, loc in links:
             lines.append(f"<url><loc>{xml_escape(loc)}</loc>")
@@ -350,25 +282,3 @@ def write_sitemap(site_dir: Path, site_url: str) -> None:
     data = ("\n".join(lines) + "\n").encode("utf-8")
     (site_dir / "sitemap.xml").write_bytes(data)
     (site_dir / "sitemap.xml.gz").write_bytes(gzip.compress(data, mtime=0))
-
-
-# ------------------------------------------------------------------ macros
-
-def define_env(env) -> None:
-    config = env.conf
-
-    @env.macro
-    def home() -> str:
-        return current_renderer(config).render_home()
-
-    @env.macro
-    def models_index() -> str:
-        return current_renderer(config).render_models_index()
-
-    @env.macro
-    def cards_index() -> str:
-        return current_renderer(config).render_cards_index()
-
-    @env.macro
-    def methodology() -> str:
-        return current_renderer(config).render_methodology()

@@ -12,6 +12,7 @@ from tps_atlas.catalogue.load import Catalogue, Portal
 from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import EstimateTable, NearestMiss
 from tps_atlas.estimate.fit import Fit
+from tps_atlas.pages.card_values import CardValues, card_values
 from tps_atlas.pages.model.rows import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
 from tps_atlas.i18n.data_text import english
 from tps_atlas.i18n.names import card_name
@@ -187,15 +188,8 @@ class CardPageBuilder:
         runs, misses = self.table.card_rows(card.id)
         offload = self.table.card_offload(card.id)
         offloaded = {m.id for m, _ in offload}
-        v = {"card": card_name(card, p.language), "vram": f.vram(card.vram_gb),
-             "bandwidth": f.bandwidth(card.bandwidth_gb_s),
-             "total": f.count(len(self.catalogue.models))}
+        v = card_values(p, card, runs, len(self.catalogue.models))
         if runs:
-            best, best_e = runs[0]
-            largest, largest_e = max(runs, key=lambda pair: (pair[0].parameters_b, pair[1].tok_s))
-            v.update(fast_model=best.name, fast_tok_s=f.tok_s(best_e.tok_s), large_model=largest.name,
-                     large_params=f.parameters(largest.parameters_b), large_quant=largest_e.quant.name,
-                     large_need=f.gb(largest_e.need_gb))
             # TRANSLATORS: a card page's summary; {vram} its memory (24 GB), {bandwidth} (1,008 GB/s), {card}
             # the card's name (use {card:nom}, {card:dat}... for its article: see 'name forms: gpu'), {count}
             # and {total} numbers of models, {fast_model} a model, {fast_tok_s} a speed (80 tok/s). Example:
@@ -204,13 +198,14 @@ class CardPageBuilder:
             description = p.n(NP_("With {vram} and {bandwidth}, the {card} runs only {count} of the {total} models "
                                   "we track: {fast_model}, at about {fast_tok_s}.",
                                   "With {vram} and {bandwidth}, the {card} runs {count} of the {total} models we "
-                                  "track; the fastest is {fast_model}, at about {fast_tok_s}."), len(runs), **v)
+                                  "track; the fastest is {fast_model}, at about {fast_tok_s}."), len(runs),
+                                  **v.placeholders)
         else:
             # TRANSLATORS: {vram} is the card's memory (8 GB), {card} its name (with {card:nom}, {card:dat}...
             # for its article), {total} the number of models. Example: 'With 8 GB, the GeForce GTX 1080 holds
             # none of the 109 models we track at the default settings.'
             description = p.t(N_("With {vram}, the {card} holds none of the {total} models we track at the "
-                                 "default settings."), **v)
+                                 "default settings."), **v.placeholders)
         if offload:
             # TRANSLATORS: after a card page's summary of the models it holds; {count} (small ones in words)
             # is the number of models it runs with part of them in system RAM. Example: 'With part of them
@@ -224,7 +219,7 @@ class CardPageBuilder:
             card=card,
             # TRANSLATORS: the card page's title; {card} is the card's name alone. Example: 'GeForce RTX 4090:
             # which models it runs, and how fast'.
-            title=str(p.t(N_("{card}: which models it runs, and how fast"), **v)),
+            title=str(p.t(N_("{card}: which models it runs, and how fast"), **v.placeholders)),
             description=str(description),
             specs=self.specs(card),
             # TRANSLATORS: {card} is the card's name (with {card:nom}, {card:dat}... for its article). Example:
@@ -232,7 +227,7 @@ class CardPageBuilder:
             # ...'.
             intro=p.t(N_("We check every model in our catalogue against the {card} at the default context "
                          "length: the least-compressed version that fits, the memory it needs and the speed "
-                         "of a single request."), **v),
+                         "of a single request."), **v.placeholders),
             rows=rows,
             measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
             misses=[self.miss_row(m, miss) for m, miss in misses if m.id not in offloaded],
@@ -242,12 +237,12 @@ class CardPageBuilder:
             chart_items=chart_items,
             # TRANSLATORS: a chart's title; {card} is the card's name (with {card:dat}... for its article).
             # Example: 'The fastest models on the GeForce RTX 4090'.
-            chart_title=(p.t(N_("The fastest models on the {card}"), **v)),
+            chart_title=(p.t(N_("The fastest models on the {card}"), **v.placeholders)),
             # TRANSLATORS: the chart's text for screen readers; {card} is the card's name (with {card:dat}...
             # for its article), {items} a list of models with their speeds. Example: '... on the GeForce RTX
             # 4090: Qwen3 0.6B 300 tok/s, Llama 3.2 1B 250 tok/s.'
             chart_summary=(p.t(N_("Estimated tokens per second of the ten fastest models on the {card}: "
-                                     "{items}."), card=v["card"],
+                                     "{items}."), card=v.card,
                                   items=f.names(f"{name} {value}" for name, _, value in chart_items)))
             if chart_items else "",
             faq=self.faq(card, runs, v),
@@ -255,14 +250,14 @@ class CardPageBuilder:
             raise_text=self.raise_text(card),
         )
 
-    def faq(self, card: Card, runs, v: dict) -> list[tuple[str, Markup]]:
+    def faq(self, card: Card, runs, v: CardValues) -> list[tuple[str, Markup]]:
         p, f = self.p, self.f
         qa: list[tuple[str, Markup]] = []
         by_model = {m.id: e for m, e in runs}
         for model in self.portal.card_faq_models:
             # TRANSLATORS: a question on a card page; {card} is the card's name (with {card:nom}, {card:dat}...
             # for its article), {model} a model's name. Example: 'Can the GeForce RTX 4090 run Llama 3.1 8B?'
-            question = (p.t(N_("Can the {card} run {model}?"), card=v["card"], model=model.name))
+            question = (p.t(N_("Can the {card} run {model}?"), card=v.card, model=model.name))
             if model.id in by_model:
                 e = by_model[model.id]
                 fit = fit_sentence(p, e.fit)
@@ -277,13 +272,13 @@ class CardPageBuilder:
             qa.append((question, answer))
         # TRANSLATORS: {card} is the card's name (with {card:nom}, {card:dat}... for its article). Example:
         # 'What is the largest model the GeForce RTX 4090 holds?'
-        question = (p.t(N_("What is the largest model the {card} holds?"), **v))
+        question = (p.t(N_("What is the largest model the {card} holds?"), **v.placeholders))
         if runs:
             # TRANSLATORS: {large_model} is a model, {large_params} its parameter count in words (32 billion),
             # {large_quant} a quantization, {large_need} and {vram} memory. Example: 'Qwen2.5 32B, with 32
             # billion parameters: at Q4_K_M it needs about 20.1 GB of the 24 GB available.'
             qa.append((question, p.t(N_("{large_model}, with {large_params} parameters: at {large_quant} it needs "
-                                        "about {large_need} of the {vram} available."), **v)))
+                                        "about {large_need} of the {vram} available."), **v.placeholders)))
         else:
             qa.append((question, p.t(N_("None of the models we track fits on it at the default settings."))))
         peers = [c for c in self.same_memory(card.vram_gb) if c.id != card.id]
@@ -294,7 +289,7 @@ class CardPageBuilder:
             # TRANSLATORS: {count} is a number of other cards (or machines), in words up to twelve, {vram} a
             # memory size. Example: 'We track 33 other cards with 24 GB.'
             answer = p.n_words(NP_("We track {count} other card with {vram}.",
-                                   "We track {count} other cards with {vram}."), len(peers), vram=v["vram"])
+                                   "We track {count} other cards with {vram}."), len(peers), vram=v.vram)
             answer += Markup(" ")
             if faster:
                 # More bandwidth is not more speed for certain: the A30X (1,220 GB/s) reaches a smaller share of
@@ -315,7 +310,8 @@ class CardPageBuilder:
                 answer += p.t(N_("None of them has more memory bandwidth."))
             # TRANSLATORS: {card} is the card's name (with {card:nom}... for its article). Example: 'How does
             # the GeForce RTX 4090 compare with cards of the same memory?'
-            qa.append(((p.t(N_("How does the {card} compare with cards of the same memory?"), **v)), answer))
+            qa.append((p.t(N_("How does the {card} compare with cards of the same memory?"), **v.placeholders),
+                       answer))
         return qa
 
 
