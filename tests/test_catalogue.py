@@ -36,6 +36,14 @@ def test_the_corrections(catalogue, card_id, vram, bandwidth):
     assert card.source
 
 
+def test_a_corrected_name_is_the_vendor_s_and_the_old_one_still_finds_the_card(catalogue):
+    from tps_atlas.catalogue.cards import search_cards
+    card = catalogue.card("radeon-instinct-mi300x")
+    assert card.name == "AMD Instinct MI300X" and "Radeon Instinct MI300X" in card.aliases
+    assert search_cards(catalogue.cards, "Radeon Instinct MI300X")[0] is card
+    assert catalogue.card("radeon-instinct-mi50").name == "Radeon Instinct MI50"  # AMD's name for it then
+
+
 def test_correction_of_an_unknown_card_is_an_error(tmp_path):
     path = tmp_path / "corrections.yaml"
     path.write_text("corrections:\n  - card: geforce-rtx-9999\n    vram_gb: 48\n    source: rumour\n")
