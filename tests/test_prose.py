@@ -51,5 +51,7 @@ def test_translators_guide_and_theme_strings_read_in_the_language(site, language
     assert title != "Translators' guide" and re.search(rf"<h1[^>]*>{re.escape(title)}", page)
     assert "Every sentence on TPS Atlas comes from a phrase catalogue" not in page
     assert "Made with" not in page  # Material's English footer line
-    if language == "nl":  # Material's own Dutch has "1 overeenkomende document"
-        assert "1 overeenkomend document" in page and "1 overeenkomende document" not in page
+    if language == "nl":  # Material's own Dutch has "1 overeenkomende document" and "Wijzig deze pagina"
+        assert "1 pagina gevonden" in page and "1 overeenkomende document" not in page
+    if language == "fr":  # Material's own French has "Editer cette page" and "Taper pour démarrer la recherche"
+        assert "Saisissez votre recherche" in page and "Taper pour démarrer" not in page
