@@ -54,7 +54,7 @@ def test_a_draft_agrees_with_the_hand_checked_record(tmp_path, config, record, a
         assert draft.vision_encoder_b == pytest.approx(checked.vision_encoder_b, rel=0.03)
     assert draft.native_format == checked.native_format
     kept = ("layers", "attention", "kv_heads", "head_dim", "sliding_window", "sliding_window_layers",
-            "linear_attention_layers", "kv_lora_rank", "rope_head_dim", "compressed_layers")
+            "linear_attention_layers", "kv_lora_rank", "rope_head_dim", "compressed_layers", "vocab_size")
     assert {f: getattr(draft.architecture, f) for f in kept} == {f: getattr(checked.architecture, f) for f in kept}
     assert "name" not in draft.gaps and {"organisations", "published", "license"} <= set(draft.gaps)
 

@@ -53,6 +53,20 @@ def test_a_display_costs_a_desktop_card_memory_a_laptop_card_keeps(catalogue, se
     assert gap == pytest.approx(settings.budget.display_reserve_gb)
 
 
+def test_a_larger_vocabulary_needs_a_larger_buffer_under_the_budget(catalogue, settings, measured, seed):
+    """Gemma 3's 262,208-token vocabulary holds 512 x 133,952 more F32 logits than Llama 3's 128,256:
+    0.27 GB more compute buffer at the same context; the seed keeps its flat buffer for both."""
+    q4 = settings.quant("Q4_K_M")
+    gemma, llama = (memory_needed(catalogue.model(m), q4, 4096, settings) for m in ("gemma-3-27b", "llama-3.1-8b"))
+    assert (gemma.vocab_size, llama.vocab_size) == (262208, 128256)
+    extra = calibrated_memory(gemma, 4096, settings, measured).buffer_gb - \
+        calibrated_memory(llama, 4096, settings, measured).buffer_gb
+    assert extra == pytest.approx(512 * (262208 - 128256) * 4 / 1e9)
+    assert calibrated_memory(gemma, 4096, settings, seed).buffer_gb == settings.compute_buffer_gb
+    small = memory_needed(catalogue.model("llama-2-7b"), q4, 4096, settings)  # 32,000 tokens: the floor
+    assert calibrated_memory(small, 4096, settings, measured).buffer_gb == pytest.approx(settings.budget.buffer_base_gb)
+
+
 def test_the_buffer_grows_with_context_only_under_the_budget(catalogue, settings, measured):
     model = catalogue.model("llama-3.1-8b")
     short, long = (calibrated_memory(memory_needed(model, settings.quant("Q4_K_M"), n, settings), n, settings,

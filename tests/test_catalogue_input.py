@@ -22,6 +22,7 @@ sources: [{title: a paper}]
 """
 LAYOUT = """architecture:
   layers: 32
+  vocab_size: 128256
   attention: gqa
   kv_heads: 8
   head_dim: 128
@@ -45,6 +46,8 @@ def error_of(call) -> str:
 @pytest.mark.parametrize("extra, field, expected", [
     (LAYOUT.replace("  head_dim: 128\n", ""), "architecture.head_dim", "a value (the field is required)"),
     (LAYOUT.replace("  layers: 32\n", ""), "architecture.layers", "a value (the field is required)"),
+    (LAYOUT.replace("  vocab_size: 128256\n", ""), "architecture.vocab_size", "a value (the field is required)"),
+    (LAYOUT.replace("vocab_size: 128256", "vocab_size: 12"), "architecture.vocab_size", "at least 256"),
     (LAYOUT + "  linear_attention_layers: 40\n", "architecture.linear_attention_layers", "at most layers"),
     (LAYOUT + "  sliding_window: 4096\n  sliding_window_layers: 16\n  linear_attention_layers: 24\n",
      "architecture.linear_attention_layers", "at most layers minus sliding_window_layers (16)"),

@@ -98,7 +98,8 @@
     // the vision encoder, loaded apart at F16 (llama.cpp's mmproj)
     var vision = (model.vision_encoder_b || 0) * memory.vision_encoder_bits_per_weight / 8;
     return { weights_gb: weights, kv_gb: kv, buffer_gb: memory.compute_buffer_gb, vision_gb: vision,
-             total_gb: weights + kv + memory.compute_buffer_gb + vision, from_architecture: !!model.architecture };
+             total_gb: weights + kv + memory.compute_buffer_gb + vision, from_architecture: !!model.architecture,
+             vocab_size: model.architecture ? model.architecture.vocab_size : null };
   }
 
   // The first hardware class of the calibration that matches the card (tps_atlas/estimate/calibration.py SpeedClass).
@@ -189,11 +190,14 @@
   }
 
   // The memory a run needs under the calibration: with the budget, llama.cpp's compute buffer at the
-  // context in place of the flat buffer (tps_atlas/estimate/fit.py calibrated_memory).
+  // context and for the model's vocabulary in place of the flat buffer (tps_atlas/estimate/fit.py
+  // calibrated_memory, budget.py compute_buffer_gb).
   function calibratedMemory(memory, context, settings, calibration) {
     if (!usesBudget(settings, calibration)) return memory;
     var b = settings.budget;
-    var buffer = b.buffer_base_gb + b.buffer_per_1k_tokens_gb * Math.max(0, context - b.buffer_reference_tokens) / 1000;
+    var logits = b.ubatch_tokens * Math.max(0, (memory.vocab_size || 0) - b.buffer_reference_vocab) * b.logit_bytes / 1e9;
+    var buffer = b.buffer_base_gb + b.buffer_per_1k_tokens_gb * Math.max(0, context - b.buffer_reference_tokens) / 1000 +
+      logits;
     var out = {};
     Object.keys(memory).forEach(function (key) { out[key] = memory[key]; });
     out.buffer_gb = buffer;

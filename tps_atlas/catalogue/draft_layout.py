@@ -7,6 +7,8 @@ pattern (hybrid_override_pattern: Mamba-2, attention and MLP blocks, each a laye
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tps_atlas.catalogue.limits import MAX_CONTEXT, MAX_HEAD_DIM, MAX_LAYERS
 from tps_atlas.catalogue.models import Architecture, Compression
 from tps_atlas.records.fields import FieldReader
@@ -21,7 +23,12 @@ class Config(FieldReader):
         return self.integer(field, required=required, minimum=1, maximum=MAX_WIDTH)
 
 
-def layout(text: Config, layers: int, heads: int, kv_heads: int, head_dim: int, notes: list[str]) -> Architecture:
+def layout(text: Config, layers: int, vocabulary: int, heads: int, kv_heads: int, head_dim: int,
+           notes: list[str]) -> Architecture:
+    return replace(_layout(text, layers, heads, kv_heads, head_dim, notes), vocab_size=vocabulary)
+
+
+def _layout(text: Config, layers: int, heads: int, kv_heads: int, head_dim: int, notes: list[str]) -> Architecture:
     blocks = block_pattern(text, layers)
     if blocks is not None:
         kind = "mha" if kv_heads == heads else "mqa" if kv_heads == 1 else "gqa"

@@ -41,6 +41,9 @@ MAX_LAYERS = 10_000
 MAX_HEADS = 10_000
 MAX_HEAD_DIM = 100_000
 MAX_EXPERTS = 100_000
+# Vocabularies: today's largest is 262,400 (Gemma 3n); the smallest a tokenizer of bytes, 256.
+MIN_VOCABULARY = 256
+MAX_VOCABULARY = 10_000_000
 MAX_NAME = 200
 
 

@@ -29,7 +29,7 @@ from typing import Literal
 
 from tps_atlas.paths import DATA_DIR
 from tps_atlas.catalogue.limits import (ID_PATTERN, MAX_EXPERTS, MAX_HEAD_DIM, MAX_HEADS, MAX_LAYERS,
-                                        name_key)
+                                        MAX_VOCABULARY, MIN_VOCABULARY, name_key)
 from tps_atlas.catalogue.models import Architecture, load_models, read_model
 from tps_atlas.errors import DataError
 from tps_atlas.catalogue.hf_files import read_card, read_config
@@ -37,7 +37,6 @@ from tps_atlas.catalogue.draft_layout import (MAX_WIDTH, Config, block_pattern, 
                                               kda_parameters, layout as draft_layout)
 from tps_atlas.records.vocabulary import GAP_FIELDS
 
-MAX_VOCABULARY = 10_000_000
 # A model card's figure further than this from the count is worth a look before the draft is used.
 CARD_TOLERANCE = 0.05
 
@@ -72,7 +71,7 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
     hidden = text.width("hidden_size")
     assert hidden is not None
     layers = text.integer("num_hidden_layers", minimum=1, maximum=MAX_LAYERS)
-    vocabulary = text.integer("vocab_size", minimum=1, maximum=MAX_VOCABULARY)
+    vocabulary = text.integer("vocab_size", minimum=MIN_VOCABULARY, maximum=MAX_VOCABULARY)
     heads = text.integer("num_attention_heads", minimum=1, maximum=MAX_HEADS)
     kv_heads = text.integer("num_key_value_heads", required=False, minimum=1, maximum=MAX_HEADS) or heads
     if heads % kv_heads:
@@ -86,7 +85,7 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
             raise text.error("num_attention_heads", f"a divisor of hidden_size ({hidden:,}) when head_dim "
                              "is not given", heads)
         head_dim = hidden // heads
-    layout = draft_layout(text, layers, heads, kv_heads, head_dim, notes)
+    layout = draft_layout(text, layers, vocabulary, heads, kv_heads, head_dim, notes)
     blocks = block_pattern(text, layers)
     if blocks is not None:         # Nemotron-H: the pattern's blocks hold attention, Mamba-2 and MLP
         attention, mlp = hybrid_block_parameters(text, blocks, hidden, heads, kv_heads, head_dim), _FeedForward(
@@ -305,8 +304,8 @@ def render(draft: Draft, source: str, today: dt.date) -> str:
     if draft.native_format:
         lines.append(f"native_format: {draft.native_format}")
     lines.append("architecture:")
-    for field in ("layers", "attention", "kv_heads", "head_dim", "sliding_window", "sliding_window_layers",
-                  "linear_attention_layers", "kv_lora_rank", "rope_head_dim", "max_context"):
+    for field in ("layers", "vocab_size", "attention", "kv_heads", "head_dim", "sliding_window",
+                  "sliding_window_layers", "linear_attention_layers", "kv_lora_rank", "rope_head_dim", "max_context"):
         value = getattr(draft.layout, field)
         if value is not None:
             lines.append(f"  {field}: {value}")

@@ -17,7 +17,8 @@ from tps_atlas.records.fields import FieldReader
 from tps_atlas.records.strict_yaml import load_yaml
 from tps_atlas.catalogue.limits import (HUGGINGFACE_PATTERN, HUGGINGFACE_URL, ID_PATTERN, MAX_CONTEXT, MAX_EXPERTS,
                                         MAX_HEADS, MAX_HEAD_DIM, MAX_LAYERS, MAX_NAME, MAX_PARAMETERS_B,
-                                        MIN_PARAMETERS_B, RESERVED_IDS, URL_PATTERN, name_key)
+                                        MAX_VOCABULARY, MIN_PARAMETERS_B, MIN_VOCABULARY, RESERVED_IDS,
+                                        URL_PATTERN, name_key)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class Architecture:
     kv_lora_rank: int | None = None
     rope_head_dim: int | None = None
     max_context: int | None = None
+    # Tokens of the vocabulary: the logits llama.cpp reserves its compute buffer for grow with it.
+    vocab_size: int | None = None
     # Compressed attention (attention "csa"): every layer keeps its last ``sliding_window`` tokens
     # as one shared key-value vector of ``kv_heads x head_dim``; these layers keep compressed ones too.
     compressed_layers: tuple[Compression, ...] | None = None
@@ -194,6 +197,7 @@ def read_architecture(reader: FieldReader) -> Architecture:
         raise reader.error("compressed_layers", "no compressed layers unless attention is csa", attention)
     arch = Architecture(
         layers=layers,
+        vocab_size=reader.integer("vocab_size", minimum=MIN_VOCABULARY, maximum=MAX_VOCABULARY),
         attention=attention,
         kv_heads=reader.integer("kv_heads", required=attention != "mla", minimum=1, maximum=MAX_HEADS),
         head_dim=reader.integer("head_dim", required=attention != "mla", minimum=1, maximum=MAX_HEAD_DIM),

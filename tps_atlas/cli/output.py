@@ -66,10 +66,7 @@ def verdict_json(v: Verdict, model: Model, context: int, kv_precision: str | Non
         out.update(shortfall_gb=round(v.shortfall.shown_gb, 2), shortfall_quant=v.shortfall.quant_name)
     if isinstance(v, NoRun):
         out["reason"] = v.reason.value
-        r = v.raised
-        out["raised"] = {"os": r.limit.os, "method": r.limit.method, "limit_gb": rounded(r.limit.budget_gb),
-                         "quant": r.estimate.quant.name, "need_gb": rounded(r.estimate.need_gb),
-                         "tok_s": rounded(r.estimate.tok_s)} if r else None
+        out["raised"] = v.raised.fields(rounded) if v.raised else None
     if isinstance(v, Fits):
         out["fit"] = v.fit
     if isinstance(v, Multi):

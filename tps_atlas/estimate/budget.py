@@ -7,6 +7,9 @@ calibration with ``fit: budget`` (data/estimator.yaml) uses this instead:
   vision projector. The compute buffer is ``buffer.base_gb`` at the default context (llama.cpp's
   default micro-batch of 512 tokens) and grows by ``buffer.per_1k_tokens_gb`` for every thousand
   tokens of context above it: the attention scratch and the mask are sized for the whole context.
+  It also holds the logits of a whole micro-batch (llama.cpp reserves the graph for every token of
+  it as an output): F32 per token of the vocabulary, so a vocabulary larger than
+  ``buffer.reference_vocab`` (the one the base figure holds) adds its extra tokens' share.
 - **Budget** of a discrete card = VRAM (sold in binary gigabytes: a "24 GB" card holds 24 GiB)
   less what the driver keeps (``driver_reserve_gb``) and, on a card that drives a display, what the
   desktop keeps (``display_reserve_gb``). Laptop GPUs (the display hangs off the integrated GPU)
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tps_atlas.catalogue.limits import RAISE_METHODS
+from tps_atlas.catalogue.limits import MAX_VOCABULARY, MIN_VOCABULARY, RAISE_METHODS
 from tps_atlas.catalogue.cards import Card
 from tps_atlas.records.fields import FieldReader
 
@@ -37,6 +40,8 @@ UBATCH_TOKENS = 512
 # Attention scores are F32 (4 bytes) when flash attention is off: llama.cpp builds the whole
 # n_ubatch x n_ctx x n_head score matrix of one layer (ggml_mul_mat of K and Q, then soft_max).
 SCORE_BYTES = 4
+# Logits are F32 too: one per vocabulary token for each token of the micro-batch.
+LOGIT_BYTES = 4
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class MemoryBudget:
     no_display_memory_types: tuple[str, ...]   # nor a card with this memory (HBM: data-centre boards)
     buffer_base_gb: float
     buffer_per_1k_tokens_gb: float
+    buffer_reference_vocab: int                # the vocabulary whose logits buffer_base_gb holds
     # Raised limits: what the OS keeps for itself once the GPU's share is raised, per method.
     raise_keeps_gb: dict[str, float]
     raise_os: dict[str, str]                   # the OS a page names for each method
@@ -72,6 +78,7 @@ def read_budget(r: FieldReader) -> MemoryBudget:
         no_display_memory_types=r.texts("no_display_memory_types"),
         buffer_base_gb=buffer.number("base_gb", minimum=0, maximum=100),
         buffer_per_1k_tokens_gb=buffer.number("per_1k_tokens_gb", minimum=0, maximum=10),
+        buffer_reference_vocab=buffer.integer("reference_vocab", minimum=MIN_VOCABULARY, maximum=MAX_VOCABULARY),
         raise_keeps_gb={m: keeps.number(m, minimum=0, maximum=1000) for m in RAISE_METHODS if m != "windows"},
         raise_os={m: names.text(m) for m in RAISE_METHODS},
     )
@@ -80,15 +87,31 @@ def read_budget(r: FieldReader) -> MemoryBudget:
     return budget
 
 
-def compute_buffer_gb(context: int, budget: MemoryBudget) -> float:
-    """llama.cpp's compute buffer at ``context`` tokens.
+def compute_buffer_gb(context: int, budget: MemoryBudget, vocab_size: int | None = None) -> float:
+    """llama.cpp's compute buffer at ``context`` tokens for a model of ``vocab_size`` tokens (None:
+    a layout not recorded, the reference vocabulary's).
 
-    >>> b = MemoryBudget(0.45, 0.5, (), (), 0.5, 0.012, {}, {})
+    >>> b = MemoryBudget(0.45, 0.5, (), (), 0.5, 0.012, 128256, {}, {})
     >>> compute_buffer_gb(4096, b), round(compute_buffer_gb(65536, b), 3)
     (0.5, 1.237)
+    >>> round(compute_buffer_gb(4096, b, 262144), 3), compute_buffer_gb(4096, b, 32000)
+    (0.774, 0.5)
     """
     extra = max(0, context - BUFFER_REFERENCE_TOKENS) / 1000
-    return budget.buffer_base_gb + budget.buffer_per_1k_tokens_gb * extra
+    return budget.buffer_base_gb + budget.buffer_per_1k_tokens_gb * extra + logits_gb(vocab_size, budget)
+
+
+def logits_gb(vocab_size: int | None, budget: MemoryBudget) -> float:
+    """What a vocabulary beyond the reference one adds to the buffer: its extra tokens' logits for a
+    whole micro-batch. A smaller vocabulary is not taken off: the base figure is a floor, not fitted
+    per model.
+
+    >>> b = MemoryBudget(0.45, 0.5, (), (), 0.5, 0.012, 128256, {}, {})
+    >>> round(logits_gb(256000, b), 3), logits_gb(None, b)
+    (0.262, 0.0)
+    """
+    extra_tokens = max(0, (vocab_size or 0) - budget.buffer_reference_vocab)
+    return UBATCH_TOKENS * extra_tokens * LOGIT_BYTES / 1e9
 
 
 def attention_scores_gb(context: int, attention_heads: int) -> float:
@@ -121,16 +144,25 @@ def _words(text: str) -> str:
     return " " + " ".join(text.casefold().replace("-", " ").split()) + " "
 
 
+def labelled_memory_gb(card: Card) -> float:
+    """The device's memory in decimal GB: its label counts binary gigabytes, as memory is sold.
+
+    >>> round(labelled_memory_gb(Card("c", "GeForce RTX 3090", "NVIDIA", 24, 936.0, None)), 2)
+    25.77
+    """
+    return card.vram_gb * GB_PER_GIB
+
+
 def device_budget_gb(card: Card, budget: MemoryBudget) -> float:
     """What llama.cpp may allocate on the device, in decimal GB.
 
-    >>> b = MemoryBudget(0.45, 0.5, ("Laptop",), ("HBM3",), 0.5, 0.0, {}, {})
+    >>> b = MemoryBudget(0.45, 0.5, ("Laptop",), ("HBM3",), 0.5, 0.0, 128256, {}, {})
     >>> round(device_budget_gb(Card("c", "GeForce RTX 3090", "NVIDIA", 24, 936.0, None), b), 2)
     24.82
     >>> round(device_budget_gb(Card("c", "GeForce RTX 4070 Laptop GPU", "NVIDIA", 8, 256.0, None), b), 2)
     8.14
     """
-    memory = card.vram_gb * GB_PER_GIB
+    memory = labelled_memory_gb(card)
     if card.unified:
         return memory
     return memory - budget.driver_reserve_gb - (budget.display_reserve_gb if keeps_display(card, budget) else 0.0)
@@ -141,7 +173,7 @@ def headless_budget_gb(card: Card, budget: MemoryBudget) -> float:
     budget without the display reserve. Only a measured run or report can say its host is headless;
     the pages assume a desktop.
 
-    >>> b = MemoryBudget(0.45, 0.5, ("Laptop",), ("HBM3",), 0.5, 0.0, {}, {})
+    >>> b = MemoryBudget(0.45, 0.5, ("Laptop",), ("HBM3",), 0.5, 0.0, 128256, {}, {})
     >>> round(headless_budget_gb(Card("c", "GeForce RTX 3090", "NVIDIA", 24, 936.0, None), b), 2)
     25.32
     """

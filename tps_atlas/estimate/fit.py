@@ -71,7 +71,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar, Iterable, Literal
 
-from tps_atlas.estimate.budget import (RaisedLimit, compute_buffer_gb, device_budget_gb, raised_limit)
+from tps_atlas.estimate.budget import (RaisedLimit, compute_buffer_gb, device_budget_gb, labelled_memory_gb,
+                                     raised_limit)
 from tps_atlas.catalogue.cards import Card
 from tps_atlas.catalogue.models import Model
 from tps_atlas.catalogue.quants import Quant
@@ -79,7 +80,6 @@ from tps_atlas.estimate.calibration import Calibration
 from tps_atlas.estimate.memory import Memory, memory_needed
 from tps_atlas.estimate.settings import Settings
 from tps_atlas.estimate.speed import prompt_tokens_per_second, tokens_per_second
-from tps_atlas.estimate.budget import GB_PER_GIB
 
 
 FIT_LABELS = ("comfortable", "tight", "none")
@@ -165,17 +165,17 @@ def usable_gb(card: Card, settings: Settings, calibration: Calibration | None = 
 def memory_gb(card: Card, settings: Settings, calibration: Calibration | None = None) -> float:
     """The device's memory in the decimal GB needs are counted in: the budget reads its label as the
     binary gigabytes it is sold in; the seed's rule reads it as it is written."""
-    return card.vram_gb * (GB_PER_GIB if uses_budget(settings, calibration) else 1.0)
+    return labelled_memory_gb(card) if uses_budget(settings, calibration) else card.vram_gb
 
 
 def calibrated_memory(memory: Memory, context: int, settings: Settings,
                       calibration: Calibration | None = None) -> Memory:
     """The memory a run needs under ``calibration``: with the budget rule, llama.cpp's compute
-    buffer at this context in place of the flat buffer (the same at the default context)."""
+    buffer at this context and for the model's vocabulary in place of the flat buffer."""
     if not uses_budget(settings, calibration):
         return memory
     assert settings.budget is not None
-    return replace(memory, buffer_gb=compute_buffer_gb(context, settings.budget))
+    return replace(memory, buffer_gb=compute_buffer_gb(context, settings.budget, memory.vocab_size))
 
 
 def verdict(need_gb: float, vram_gb: float, settings: Settings, usable: float | None = None) -> Verdict:

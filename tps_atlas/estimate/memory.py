@@ -78,6 +78,7 @@ class Memory:
     buffer_gb: float
     from_architecture: bool
     vision_gb: float = 0.0  # vision encoder, F16
+    vocab_size: int | None = None  # the model's, which the budget's compute buffer grows with
 
     @property
     def total_gb(self) -> float:
@@ -97,7 +98,8 @@ def memory_needed(model: Model, quant: Quant, context: int, settings: Settings,
         scale = bytes_per_element / settings.kv_bytes_per_element[settings.default_kv_precision]
         kv = settings.kv_estimate_gb_per_1k_tokens * context / 1000 * scale
     return Memory(weights_gb(model.parameters_b, quant), kv, settings.compute_buffer_gb,
-                  model.architecture is not None, vision_gb(model, settings))
+                  model.architecture is not None, vision_gb(model, settings),
+                  model.architecture.vocab_size if model.architecture else None)
 
 
 def vision_gb(model: Model, settings: Settings) -> float:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
-from typing import ClassVar, Literal, Sequence
+from typing import Callable, ClassVar, Literal, Sequence
 
 from tps_atlas.catalogue.cards import Card
 from tps_atlas.catalogue.models import Model
@@ -147,6 +147,13 @@ class RaisedRun:
 
     limit: RaisedLimit
     estimate: Fit
+
+    def fields(self, number: Callable[[float], object]) -> dict:
+        """The record as the command line and the open data give it, figures through ``number``
+        (each adapter rounds its own way)."""
+        return {"os": self.limit.os, "method": self.limit.method, "limit_gb": number(self.limit.budget_gb),
+                "quant": self.estimate.quant.name, "need_gb": number(self.estimate.need_gb),
+                "tok_s": number(self.estimate.tok_s)}
 
 
 @dataclass(frozen=True)

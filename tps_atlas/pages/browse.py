@@ -15,6 +15,7 @@ from tps_atlas.i18n.names import organisation_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases
 from tps_atlas.estimate.calibration import Calibration
 from tps_atlas.estimate.fit import uses_budget
+from tps_atlas.estimate.budget import LOGIT_BYTES, UBATCH_TOKENS
 
 
 def run_count(p: Phrases, fit: int, offload: int) -> str:
@@ -204,6 +205,8 @@ def methodology(p: Phrases, settings: Settings, used: Calibration | None = None)
         # The memory budget's constants, where the pages' calibration uses it.
         "budget": {"driver": f.gb(budget.driver_reserve_gb, 2), "display": f.gb(budget.display_reserve_gb, 2),
                    "buffer": f.gb(budget.buffer_base_gb, 2), "growth": f.gb(budget.buffer_per_1k_tokens_gb, 3),
+                   "ubatch": f.count(UBATCH_TOKENS), "reference_vocab": f.count(budget.buffer_reference_vocab),
+                   "logit_bytes": f.integer(UBATCH_TOKENS * LOGIT_BYTES),
                    "gib_bytes": f.integer(2 ** 30), "gb_bytes": f.integer(10 ** 9), "unit": f.unit("GiB"),
                    "decimal_unit": f.unit("GB"),
                    "sold": f.with_unit(f.integer(24), "GB"), "holds": f.vram(24)} if budget else None,

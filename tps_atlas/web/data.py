@@ -26,7 +26,8 @@ from pathlib import Path
 
 from tps_atlas.records import vocabulary
 from tps_atlas.pages.card import CONTEXT_LIMIT
-from tps_atlas.estimate.budget import BUFFER_REFERENCE_TOKENS, GB_PER_GIB, MemoryBudget, device_budget_gb, raised_limit
+from tps_atlas.estimate.budget import (BUFFER_REFERENCE_TOKENS, GB_PER_GIB, LOGIT_BYTES, UBATCH_TOKENS, MemoryBudget,
+                                     device_budget_gb, raised_limit)
 from tps_atlas.catalogue.cards import Card
 from tps_atlas.catalogue.load import Catalogue
 from tps_atlas.catalogue.models import Model
@@ -92,7 +93,9 @@ def settings_data(s: Settings) -> dict:
         # with context and GiB to GB (each card's budget and raised limit are in its record).
         **({"budget": {"gb_per_gib": GB_PER_GIB, "buffer_base_gb": s.budget.buffer_base_gb,
                        "buffer_per_1k_tokens_gb": s.budget.buffer_per_1k_tokens_gb,
-                       "buffer_reference_tokens": BUFFER_REFERENCE_TOKENS}} if s.budget else {}),
+                       "buffer_reference_tokens": BUFFER_REFERENCE_TOKENS,
+                       "buffer_reference_vocab": s.budget.buffer_reference_vocab,
+                       "ubatch_tokens": UBATCH_TOKENS, "logit_bytes": LOGIT_BYTES}} if s.budget else {}),
         "memory": {
             "compute_buffer_gb": s.compute_buffer_gb,
             "kv_estimate_gb_per_1k_tokens": s.kv_estimate_gb_per_1k_tokens,

@@ -108,10 +108,7 @@ def pair_record(context: PairContext, card: Card, with_command: bool = True) -> 
         record.update(fit="none", quant=v.shortfall.quant_name, need_gb=plain(v.shortfall.need_gb),
                       reason=v.reason.value)
         if v.raised:  # what the machine runs once its GPU limit is raised, as the pages word it
-            r = v.raised
-            record["raised"] = {"os": r.limit.os, "method": r.limit.method, "limit_gb": plain(r.limit.budget_gb),
-                                "quant": r.estimate.quant.name, "need_gb": plain(r.estimate.need_gb),
-                                "tok_s": plain(r.estimate.tok_s)}
+            record["raised"] = v.raised.fields(plain)
     else:
         e = v.estimate
         record.update(fit=e.fit, quant=e.quant.name, need_gb=plain(e.need_gb), tok_s=plain(e.tok_s),
