@@ -28,6 +28,8 @@ ARCHITECTURES = {
     "DeepSeek V4: compressed sparse attention, MoE": ("deepseek-v4-flash.json", "deepseek-v4-flash"),
     "Kimi K3: Kimi Delta Attention beside latent attention, latent experts in MXFP4": ("kimi-k3.json", "kimi-k3"),
     "Nemotron-H: Mamba-2, MLP and attention blocks": ("nemotron-h-56b.json", "nemotron-h-56b"),
+    "LFM2: short convolutions beside attention, a feed-forward width cut to 2/3": ("lfm2-1.2b.json", "lfm2-1.2b"),
+    "MiMo: 5 windowed layers to 1 global, values narrower than keys, MoE": ("mimo-v2-flash.json", "mimo-v2-flash"),
 }
 
 
@@ -157,6 +159,12 @@ BAD_CONFIGS = {
                                              "32 blocks (num_hidden_layers), each M (Mamba-2), * (attention)"),
     "a block pattern without attention": (config_with(hybrid_override_pattern="M-" * 16), "hybrid_override_pattern",
                                           "at least one attention block (*)"),
+    "a layer kind no model has": (config_with(layer_types=["full_attention"] * 31 + ["teleport"]), "layer_types",
+                                  "layer kinds among full_attention, sliding_attention, linear_attention, conv"),
+    "attention layers past the last": (config_with(full_attn_idxs=[2, 40]), "full_attn_idxs",
+                                       "distinct layer numbers from 0 to 31"),
+    "a window pattern that does not add up": (config_with(hybrid_layer_pattern=[0, 1] * 8, sliding_window=128),
+                                              "hybrid_layer_pattern", "a list of 32 flags, 0 or 1"),
     "a layer both delta and latent attention": (
         config_with(kv_lora_rank=512, qk_rope_head_dim=64, linear_attn_config={
             "kda_layers": list(range(1, 17)), "full_attn_layers": list(range(16, 33))}),

@@ -107,8 +107,20 @@ def _layer_kinds(text: Config, layers: int, notes: list[str]) -> tuple[int | Non
     if kinds is not None:
         if not isinstance(kinds, list) or len(kinds) != layers or not all(isinstance(k, str) for k in kinds):
             raise text.error("layer_types", f"a list of {layers} layer kinds (num_hidden_layers)", kinds)
+        unknown = sorted(set(kinds) - set(LAYER_KINDS))
+        if unknown:
+            raise text.error("layer_types", "layer kinds among " + ", ".join(LAYER_KINDS), unknown[0])
         windowed = sum(k == "sliding_attention" for k in kinds)
-        linear = sum(k == "linear_attention" for k in kinds)
+        linear = sum(LAYER_KINDS[k] == "cacheless" for k in kinds)
+    elif "hybrid_layer_pattern" in text.data:    # MiMo: 1 marks a sliding-window layer, 0 a global one
+        windowed, linear = sum(layer_flags(text, "hybrid_layer_pattern", layers)), 0
+    elif "full_attn_idxs" in text.data:          # LFM2's first configs: the attention layers by number
+        attention = text.data["full_attn_idxs"]
+        text.seen.add("full_attn_idxs")
+        if not isinstance(attention, list) or not attention or len(set(attention)) != len(attention) \
+                or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < layers for i in attention):
+            raise text.error("full_attn_idxs", f"distinct layer numbers from 0 to {layers - 1}", attention)
+        windowed, linear = 0, layers - len(attention)
     else:
         windowed = linear = 0
         pattern = text.integer("sliding_window_pattern", required=False, minimum=1, maximum=MAX_LAYERS)
@@ -128,6 +140,47 @@ def _layer_kinds(text: Config, layers: int, notes: list[str]) -> tuple[int | Non
         notes.append(f"sliding_window {window:,} is given but no layer uses it")
         window = None
     return window, windowed or None, linear or None
+
+
+# The layer_types a config may give: those with a per-token cache, and those without (linear
+# attention, LFM2's short convolutions, Mamba), which llama.cpp gives a fixed state.
+LAYER_KINDS = {"full_attention": "cache", "sliding_attention": "window", "linear_attention": "cacheless",
+               "conv": "cacheless", "mamba": "cacheless"}
+
+
+def layer_flags(text: Config, field: str, layers: int) -> list[int]:
+    """A list of one 0 or 1 per layer (MiMo's hybrid_layer_pattern and moe_layer_freq)."""
+    flags = text.data.get(field)
+    text.seen.add(field)
+    if not isinstance(flags, list) or len(flags) != layers or not all(f in (0, 1) and not isinstance(f, bool)
+                                                                       for f in flags):
+        raise text.error(field, f"a list of {layers} flags, 0 or 1 (num_hidden_layers)", flags)
+    return flags
+
+
+def lfm2_ff_width(text: Config) -> int | None:
+    """LFM2's feed-forward width: block_ff_dim (or intermediate_size) cut to 2/3, scaled by its
+    multiplier and rounded up to block_multiple_of when block_auto_adjust_ff_dim is set, as the
+    model builds it (LFM2-1.2B: 12,288 gives 8,192); None for other models."""
+    if text.text("model_type", required=False) != "lfm2":
+        return None
+    width = text.integer("block_ff_dim", required=False, minimum=1, maximum=MAX_WIDTH) \
+        or text.integer("intermediate_size", minimum=1, maximum=MAX_WIDTH)
+    if text.boolean("block_auto_adjust_ff_dim", required=False):
+        width = int(2 * width / 3)
+        multiplier = text.number("block_ffn_dim_multiplier", required=False, above=0, maximum=100)
+        if multiplier:
+            width = int(multiplier * width)
+        step = text.integer("block_multiple_of", required=False, minimum=1, maximum=MAX_WIDTH) or 1
+        width = step * -(-width // step)
+    return width
+
+
+def conv_parameters(text: Config, hidden: int) -> int:
+    """One LFM2 short-convolution layer: an input projection to three gates' width, the depthwise
+    convolution over conv_L_cache tokens and the output projection."""
+    kernel = text.integer("conv_L_cache", minimum=1, maximum=64)
+    return 3 * hidden * hidden + hidden * kernel + hidden * hidden
 
 
 # Nemotron-H's blocks: each is a layer of llama.cpp; only the attention blocks keep a KV cache.

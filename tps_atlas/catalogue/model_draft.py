@@ -33,8 +33,9 @@ from tps_atlas.catalogue.limits import (ID_PATTERN, MAX_EXPERTS, MAX_HEAD_DIM, M
 from tps_atlas.catalogue.models import Architecture, load_models, read_model
 from tps_atlas.errors import DataError
 from tps_atlas.catalogue.hf_files import read_card, read_config
-from tps_atlas.catalogue.draft_layout import (MAX_WIDTH, Config, block_pattern, hybrid_block_parameters,
-                                              kda_parameters, layout as draft_layout)
+from tps_atlas.catalogue.draft_layout import (MAX_WIDTH, Config, block_pattern, conv_parameters,
+                                              hybrid_block_parameters, kda_parameters, layer_flags,
+                                              layout as draft_layout, lfm2_ff_width)
 from tps_atlas.records.vocabulary import GAP_FIELDS
 
 # A model card's figure further than this from the count is worth a look before the draft is used.
@@ -153,10 +154,19 @@ def _attention_parameters(text: Config, layout: Architecture, hidden: int, heads
     # A gated attention output (Qwen3-Next, Qwen3.5 and later: attn_output_gate) doubles the query
     # projection: it also gives the gate.
     gate = 2 if text.boolean("attn_output_gate", required=False) else 1
-    full = heads * head_dim * hidden * (1 + gate) + 2 * hidden * kv_heads * head_dim
+    # MiMo: values narrower than keys (v_head_dim), and its sliding-window layers with KV heads of their own.
+    value_dim = text.integer("v_head_dim", required=False, minimum=1, maximum=MAX_HEAD_DIM) or head_dim
+    windowed = layout.sliding_window_layers or 0
+    window_kv = text.integer("swa_num_key_value_heads", required=False, minimum=1, maximum=MAX_HEADS) or kv_heads
+
+    def layer(kv: int) -> int:
+        return heads * head_dim * hidden * gate + heads * value_dim * hidden + hidden * kv * (head_dim + value_dim)
+    full = layer(kv_heads)
     linear_layers = layout.linear_attention_layers or 0
     linear = 0
-    if linear_layers:
+    if linear_layers and "conv_L_cache" in text.data:    # LFM2: the cache-less layers are convolutions
+        linear = conv_parameters(text, hidden)
+    elif linear_layers:
         key_heads = text.integer("linear_num_key_heads", minimum=1, maximum=MAX_HEADS)
         value_heads = text.integer("linear_num_value_heads", minimum=1, maximum=MAX_HEADS)
         key_dim = text.integer("linear_key_head_dim", minimum=1, maximum=MAX_HEAD_DIM)
@@ -165,7 +175,7 @@ def _attention_parameters(text: Config, layout: Architecture, hidden: int, heads
         keys, values = key_heads * key_dim, value_heads * value_dim
         linear = (hidden * (2 * keys + 2 * values) + hidden * 2 * value_heads
                   + (2 * keys + values) * kernel + values * hidden)
-    return full * (layout.layers - linear_layers) + linear * linear_layers
+    return full * (layout.layers - linear_layers - windowed) + layer(window_kv) * windowed + linear * linear_layers
 
 
 @dataclass(frozen=True)
@@ -179,7 +189,7 @@ class _FeedForward:
 def _feed_forward(text: Config, layers: int, hidden: int, notes: list[str]) -> _FeedForward:
     experts = next((v for v in (text.integer(k, required=False, minimum=1, maximum=MAX_EXPERTS)
                                 for k in ("n_routed_experts", "num_experts", "num_local_experts")) if v), None)
-    intermediate = text.width("intermediate_size", required=experts is None)
+    intermediate = lfm2_ff_width(text) or text.width("intermediate_size", required=experts is None)
     if experts is None:
         assert intermediate is not None
         return _FeedForward(3 * hidden * intermediate * layers, 0, None, None)
@@ -204,6 +214,8 @@ def _feed_forward(text: Config, layers: int, hidden: int, notes: list[str]) -> _
     if not isinstance(only_dense, list) or not all(isinstance(i, int) and 0 <= i < layers for i in only_dense):
         raise text.error("mlp_only_layers", f"a list of layer numbers below {layers}", only_dense)
     dense_layers = max(dense_layers, len(set(only_dense)))
+    if "moe_layer_freq" in text.data and isinstance(text.data["moe_layer_freq"], list):   # MiMo: 0 marks a dense layer
+        dense_layers = max(dense_layers, layers - sum(layer_flags(text, "moe_layer_freq", layers)))
     if dense_layers and intermediate is None:
         raise text.error("intermediate_size", "the width of the dense layers (first_k_dense_replace)")
     moe_layers = layers - dense_layers
