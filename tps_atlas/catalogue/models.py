@@ -141,6 +141,7 @@ class Model:
     sources: tuple[Source, ...] = ()
     last_updated: dt.date | None = None
     checked: dt.date | None = None           # when the record was last checked against its sources
+    added: dt.date | None = None             # when the record entered the catalogue (the feed, the page)
     vision_encoder_b: float | None = None    # vision encoder/projector (llama.cpp's mmproj, F16)
     native_format: str | None = None         # the one quant its weights ship in (gpt-oss: MXFP4)
     # Per-layer embedding tables (Gemma 3n and Gemma 4 "E" models): held in memory, but each token
@@ -324,6 +325,7 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
         sources=tuple(read_source(s) for s in r.mappings("sources")),
         last_updated=r.date("last_updated", required=False),
         checked=r.date("checked", required=False),
+        added=r.date("added", required=False, latest=dt.date.today()),
         vision_encoder_b=r.number("vision_encoder_b", required=False, above=0, maximum=MAX_PARAMETERS_B),
         native_format=r.text("native_format", required=False),
         per_layer_embedding_b=r.number("per_layer_embedding_b", required=False, above=0,

@@ -30,6 +30,7 @@ from tps_atlas.catalogue.load import load_catalogue, load_portal
 from tps_atlas.errors import DataError
 from tps_atlas.estimate.settings import load_settings
 from tps_atlas.web.data import card_labels, site_data, write_card_labels, write_site_data
+from tps_atlas.pages.feed import feed_xml
 from tps_atlas.i18n.phrases import LANGUAGES, N_, Phrases
 from tps_atlas.mkdocs.render import Renderer, ui_settings
 from tps_atlas.web.api.open_data import load_open_data
@@ -293,8 +294,9 @@ def finish_page(output: str, page, config) -> str:
 
 
 def finish_site(config) -> None:
-    """After the last language: the calculator's data (once for all languages), the open data
-    (tps_atlas/web/api/), a search index per language, and a sitemap with alternates."""
+    """After the last language: the calculator's data (once for all languages), each language's feed of
+    recently added models (feed.xml), the open data (tps_atlas/web/api/), a search index per language,
+    and a sitemap with alternates."""
     i18n = config.plugins.get("i18n")
     if getattr(i18n, "building", False):
         return  # a nested language build; the outer build finishes the site
@@ -303,6 +305,10 @@ def finish_site(config) -> None:
     for language in LANGUAGES:
         r = renderer(language, calibration_name(config))
         write_card_labels(site_dir, language, card_labels(r.phrases, r.catalogue, r.confidence))
+        prefix = language_prefix(language)
+        (site_dir / prefix).mkdir(parents=True, exist_ok=True)
+        (site_dir / prefix / "feed.xml").write_text(
+            feed_xml(r.phrases, r.catalogue, (config.site_url or "/").rstrip("/") + "/" + prefix), encoding="utf-8")
     r = renderer(DEFAULT_LANGUAGE, calibration_name(config))
     try:
         write_open_data(site_dir, r.table, r.catalogue, r.settings, load_open_data(r.catalogue),
