@@ -77,3 +77,14 @@ def test_an_added_date_in_the_future_is_refused(tmp_path):
     path.write_text("id: tiny\nname: Tiny\nweights: open\nparameters_b: 7\nadded: 2999-01-01\n", encoding="utf-8")
     with pytest.raises(DataError, match="added: expected a date no later than"):
         read_model(path)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_points_feed_readers_at_its_language_s_feed(site, language):
+    prefix = "" if language == "en" else f"{language}/"
+    home = (site / prefix / "index.html").read_text(encoding="utf-8")
+    link = next(line for line in home.split("<link ") if "application/atom+xml" in line)
+    assert f'href="{BASE}{prefix}feed.xml"' in link
+    feed = ET.fromstring((site / prefix / "feed.xml").read_bytes())
+    assert f'title="{feed.findtext(f"{ATOM}title")}"' in link.replace("&#39;", "'")
+    assert feed.get("{http://www.w3.org/XML/1998/namespace}lang") == language
