@@ -1,8 +1,10 @@
 """The attention layout of a Hugging Face ``config.json``, layer by layer (``tps-atlas catalogue
 add-model``, tps_atlas/catalogue/model_draft.py): full, sliding-window and linear-attention layers
-(``layer_types``, a window pattern, a full-attention interval), latent attention with Kimi's
-linear_attn_config, DeepSeek V4's compressed attention (compress_ratios) and Nemotron-H's block
-pattern (hybrid_override_pattern: Mamba-2, attention and MLP blocks, each a layer of llama.cpp).
+(``layer_types``, a window pattern, a full-attention interval, MiMo's hybrid_layer_pattern, LFM2's
+short convolutions), latent attention with Kimi's linear_attn_config, DeepSeek V4's compressed
+attention (compress_ratios) and Nemotron-H's block pattern (hybrid_override_pattern: Mamba-2,
+attention and MLP blocks, each a layer of llama.cpp); and the parameters of the layers that are not
+attention (Mamba-2, Kimi Delta Attention, LFM2's convolutions and feed-forward width).
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def _compressed_layout(text: Config, layers: int, kv_heads: int, head_dim: int, 
     indexer = text.integer("index_head_dim", required=False, minimum=1, maximum=MAX_HEAD_DIM)
     finest = min(counts, default=None)
     groups = tuple(Compression(n, r, indexer if r == finest else None) for r, n in counts.items())
-    notes.append("compressed attention: every layer keeps a window of " f"{window:,} tokens; "
+    notes.append(f"compressed attention: every layer keeps a window of {window:,} tokens; "
                  + ", ".join(f"{g.layers} layers one entry per {g.ratio} tokens" for g in groups)
                  + (f", with an indexer key of {indexer} on those of ratio {finest}" if indexer and finest else ""))
     return Architecture(layers=layers, attention="csa", kv_heads=kv_heads, head_dim=head_dim,

@@ -71,6 +71,11 @@ def language_prefix(language: str) -> str:
     return "" if language == DEFAULT_LANGUAGE else f"{language}/"
 
 
+def language_root(config, prefix: str) -> str:
+    """The address of a language's home, from the site's address (SITE_URL) and its prefix."""
+    return (config.site_url or "/").rstrip("/") + "/" + prefix
+
+
 def calibration_name(config) -> str | None:
     return (config.get("extra") or {}).get("tps_calibration") or None
 
@@ -287,7 +292,7 @@ def finish_page(output: str, page, config) -> str:
                                                 r.phrases.gettext("Choose your GPU or machine")))
     prefix = language_prefix(r.phrases.language)
     # Feed readers find the language's feed of newly added models from any of its pages.
-    feed = (config.site_url or "/").rstrip("/") + "/" + prefix + "feed.xml"
+    feed = language_root(config, prefix) + "feed.xml"
     title = escape(r.phrases.gettext(FEED_TITLE))
     link = f'<link rel="alternate" type="application/atom+xml" title="{title}" href="{escape(feed)}">'
     output = output.replace("</head>", link + "</head>", 1)
@@ -313,7 +318,7 @@ def finish_site(config) -> None:
         prefix = language_prefix(language)
         (site_dir / prefix).mkdir(parents=True, exist_ok=True)
         (site_dir / prefix / "feed.xml").write_text(
-            feed_xml(r.phrases, r.catalogue, (config.site_url or "/").rstrip("/") + "/" + prefix), encoding="utf-8")
+            feed_xml(r.phrases, r.catalogue, language_root(config, prefix)), encoding="utf-8")
     r = renderer(DEFAULT_LANGUAGE, calibration_name(config))
     try:
         write_open_data(site_dir, r.table, r.catalogue, r.settings, load_open_data(r.catalogue),
