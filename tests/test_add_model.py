@@ -25,6 +25,11 @@ ARCHITECTURES = {
     "MoE in MXFP4, alternating window": ("gpt-oss-20b.json", "gpt-oss-20b"),
     "Qwen3.8: hybrid linear attention MoE, gated attention": ("qwen3.8-2.4t-a95b.json", "qwen3.8-2.4t-a95b"),
     "Qwen3.8 27B: dense hybrid with a vision encoder": ("qwen3.8-27b.json", "qwen3.8-27b"),
+    "DeepSeek V4: compressed sparse attention, MoE": ("deepseek-v4-flash.json", "deepseek-v4-flash"),
+    "Kimi K3: Kimi Delta Attention beside latent attention, latent experts in MXFP4": ("kimi-k3.json", "kimi-k3"),
+    "Nemotron-H: Mamba-2, MLP and attention blocks": ("nemotron-h-56b.json", "nemotron-h-56b"),
+    "LFM2: short convolutions beside attention, a feed-forward width cut to 2/3": ("lfm2-1.2b.json", "lfm2-1.2b"),
+    "MiMo: 5 windowed layers to 1 global, values narrower than keys, MoE": ("mimo-v2-flash.json", "mimo-v2-flash"),
 }
 
 
@@ -51,7 +56,7 @@ def test_a_draft_agrees_with_the_hand_checked_record(tmp_path, config, record, a
         assert draft.vision_encoder_b == pytest.approx(checked.vision_encoder_b, rel=0.03)
     assert draft.native_format == checked.native_format
     kept = ("layers", "attention", "kv_heads", "head_dim", "sliding_window", "sliding_window_layers",
-            "linear_attention_layers", "kv_lora_rank", "rope_head_dim")
+            "linear_attention_layers", "kv_lora_rank", "rope_head_dim", "compressed_layers", "vocab_size")
     assert {f: getattr(draft.architecture, f) for f in kept} == {f: getattr(checked.architecture, f) for f in kept}
     assert "name" not in draft.gaps and {"organisations", "published", "license"} <= set(draft.gaps)
 
@@ -146,6 +151,24 @@ BAD_CONFIGS = {
                                          "num_experts_per_tok", "at most the number of experts (8)"),
     "a width that is text": (config_with(hidden_size="4096"), "hidden_size", "a whole number"),
     "a list, not settings": ("[1, 2]", "(top level)", "a JSON object of settings"),
+    "compression ratios that do not add up": (config_with(compress_ratios=[0, 4, 128]), "compress_ratios",
+                                              "a list of 32 compression ratios (num_hidden_layers)"),
+    "a compression ratio of 1": (config_with(compress_ratios=[1] * 32, sliding_window=128), "compress_ratios",
+                                 "ratios of 0 (no compression) or at least 2"),
+    "a block pattern that does not add up": (config_with(hybrid_override_pattern="M-*"), "hybrid_override_pattern",
+                                             "32 blocks (num_hidden_layers), each M (Mamba-2), * (attention)"),
+    "a block pattern without attention": (config_with(hybrid_override_pattern="M-" * 16), "hybrid_override_pattern",
+                                          "at least one attention block (*)"),
+    "a layer kind no model has": (config_with(layer_types=["full_attention"] * 31 + ["teleport"]), "layer_types",
+                                  "layer kinds among full_attention, sliding_attention, linear_attention, conv"),
+    "attention layers past the last": (config_with(full_attn_idxs=[2, 40]), "full_attn_idxs",
+                                       "distinct layer numbers from 0 to 31"),
+    "a window pattern that does not add up": (config_with(hybrid_layer_pattern=[0, 1] * 8, sliding_window=128),
+                                              "hybrid_layer_pattern", "a list of 32 flags, 0 or 1"),
+    "a layer both delta and latent attention": (
+        config_with(kv_lora_rank=512, qk_rope_head_dim=64, linear_attn_config={
+            "kda_layers": list(range(1, 17)), "full_attn_layers": list(range(16, 33))}),
+        "linear_attn_config.kda_layers", "with full_attn_layers, each of the 32 layers once"),
 }
 
 
@@ -174,3 +197,19 @@ def test_the_model_card_gives_the_licence_and_its_parameter_figure_is_checked(tm
     code, out, err = add(tmp_path, CONFIGS / "llama-3.1-8b.json", "--id", "llama-card2", "--card", str(card))
     assert code == 2 and err == f"tps-atlas: {card}: (front matter): expected valid YAML between the --- lines\n"
     assert not (tmp_path / "llama-card2.yaml").exists()
+
+
+def test_a_compressed_attention_draft_keeps_the_cache_llama_cpp_keeps(tmp_path, add, settings):
+    """DeepSeek V4 Flash at its full million tokens: every layer's 128-token window, and one entry per
+    4 (with the indexer's key) or per 128 tokens on the compressed layers, a key that is also the
+    value: 7.2 GB at F16, where keys and values of every token on every layer would be 92 GB."""
+    from tps_atlas.estimate.memory import memory_needed
+    add(tmp_path, CONFIGS / "deepseek-v4-flash.json", "--id", "deepseek-v4-flash", "--name", "Drafted V4")
+    text = (tmp_path / "deepseek-v4-flash.yaml").read_text()
+    assert "  compressed_layers:\n    - {layers: 21, ratio: 4, indexer_head_dim: 128}\n" \
+           "    - {layers: 20, ratio: 128}\n" in text
+    model, quant, context = read_model(tmp_path / "deepseek-v4-flash.yaml"), settings.quant("Q4_K_M"), 1_048_576
+    by_hand = (43 * 128 * 512 + 21 * (context // 4) * (512 + 128) + 20 * (context // 128) * 512) * 2 / 1e9
+    assert memory_needed(model, quant, context, settings, "f16").kv_gb == pytest.approx(by_hand)
+    assert 7.1 < by_hand < 7.3
+    assert memory_needed(model, quant, context, settings, "q8_0").kv_gb < by_hand * 0.6

@@ -108,6 +108,10 @@ STYLE = {
         "English word(s) left in the translation (model card)"),
     "English article and noun": (
         "de", 'msgid "MXFP4 (MoE weights)"\nmsgstr "MXFP4 (MoE weights)"\n', "(weights)"),
+    "a remark left in English beside a licence name": (
+        "nl", 'msgid "NVIDIA Internal Scientific Research and Development Model '
+              'License (weights)"\nmsgstr "NVIDIA Internal Scientific Research and Development Model License '
+              '(weights)"\n', "English word(s) left in the translation (weights)"),
     "French unit with a breaking space": (
         "fr", 'msgid "{value} ms"\nmsgstr "{value} ms"\n', "no-break space (U+00A0 or U+202F) missing before ' ms'"),
     "French colon without a space": (
@@ -138,6 +142,10 @@ CLEAN = {
         "fr", 'msgid "Speed on {card}: {tok_s}?"\n'
               'msgstr "Débit sur {card}\u00a0: {value}\u202fms, {share}\u00a0%\u00a0?"\n'),
     "an address keeps its colon": ("fr", 'msgid "See {url}"\nmsgstr "Voir https://example.org/{url}"\n'),
+    # A licence's name is a proper noun (data/licences.yaml): its "and" is not left untranslated.
+    "a licence name kept as it is": (
+        "de", 'msgctxt "model data: license"\nmsgid "NVIDIA Internal Scientific Research and Development Model '
+              'License"\nmsgstr "NVIDIA Internal Scientific Research and Development Model License"\n'),
 }
 
 

@@ -915,3 +915,21 @@ def test_each_decision_agrees_with_its_twin(name, exported, extended, settings):
         if not same(found, expected):
             wrong.append((args, expected, found))
     assert wrong == [], f"{len(wrong)} of {len(cases)} cases differ, e.g. {wrong[:3]}"
+
+
+def test_js_compressed_attention_cache_matches_python(exported, extended, settings):
+    """DeepSeek V4's compressed attention (a window on every layer, entries every 4 or 128 tokens):
+    the same need in both, from a short context to the full million, at each KV precision."""
+    models = [m for m in ("deepseek-v4-flash", "deepseek-v4-pro") if m in extended.models_by_id]
+    cards = [c for c in ("apple-m3-ultra-512gb", "geforce-rtx-4090") if c in extended.cards_by_id]
+    assert models and cards
+    cases = [{"model": m, "card": c, "context": context, "floor": "Q3_K_M", "ceiling": "Q4_K_M", "kv": kv,
+              "calibration": settings.default_calibration}
+             for m in models for c in cards for context in (4096, 131072, 1048576)
+             for kv in sorted(settings.kv_bytes_per_element)]
+    answers = run_node("estimates", cases, exported)
+    for case, js in zip(cases, answers, strict=True):
+        py = estimate(extended.model(case["model"]), extended.card(case["card"]), settings, settings.calibration(),
+                      context=case["context"], floor=case["floor"], ceiling=case["ceiling"], kv_precision=case["kv"])
+        assert (js["quant"], js["fit"], one_decimal(js["need_gb"])) == (
+            py.quant.name if py.quant else None, py.fit, one_decimal(py.need_gb)), case

@@ -55,6 +55,7 @@
   // KV cache of a recorded attention layout (gqa, mha, mqa with an optional sliding window; mla).
   function kvCacheGb(arch, context, bytesPerElement) {
     var perTokenLayer;
+    if (arch.attention === "csa") return compressedCacheGb(arch, context, bytesPerElement);
     if (arch.attention === "mla") {
       perTokenLayer = (arch.kv_lora_rank + arch.rope_head_dim) * bytesPerElement;
       return (arch.layers - (arch.linear_attention_layers || 0)) * context * perTokenLayer / 1e9;
@@ -68,6 +69,18 @@
     var fullLayers = arch.layers - windowLayers - linearLayers;
     var windowTokens = Math.min(context, windowSize || context);
     return perTokenLayer * (fullLayers * context + windowLayers * windowTokens) / 1e9;
+  }
+
+  // Compressed attention (DeepSeek V4): one vector, key and value, per token of the window on every
+  // layer, and per `ratio` tokens of the context on the compressed layers (memory.py compressed_cache_gb).
+  function compressedCacheGb(arch, context, bytesPerElement) {
+    var vector = (arch.kv_heads || 1) * (arch.head_dim || 0);
+    var attending = arch.layers - (arch.linear_attention_layers || 0);
+    var elements = attending * Math.min(context, arch.sliding_window || context) * vector;
+    (arch.compressed_layers || []).forEach(function (group) {
+      elements += group.layers * Math.ceil(context / group.ratio) * (vector + (group.indexer_head_dim || 0));
+    });
+    return elements * bytesPerElement / 1e9;
   }
 
   function memoryNeeded(model, q, context, settings, kvPrecision) {

@@ -205,3 +205,11 @@ def model_gaps(models: Iterable[Model]) -> list[str]:
     """One line per field a drafted model record still lacks (its ``gaps:``)."""
     return [f"gap: {display_path(m.file)}: {field} to be filled (then removed from gaps:)"
             for m in models for field in m.gaps]
+
+
+def licence_problems(models: Iterable[Model], names: tuple[str, ...]) -> list[str]:
+    """One line per model whose licence names none of data/licences.yaml (a proper noun kept as it is
+    in every language: a new licence is listed there)."""
+    from tps_atlas.records.licences import licence_name
+    return [f"licence: {display_path(m.file)}: license {m.license!r} starts with no name of data/licences.yaml"
+            for m in models if m.license and licence_name(m.license, names) is None]

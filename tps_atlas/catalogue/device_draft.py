@@ -33,7 +33,8 @@ from tps_atlas.records.strict_yaml import read_text_file
 # The order of the file's own entries.
 FIELDS = ("id", "name", "chip", "aliases", "vendor", "kind", "vram_gb", "system_memory_gb", "usable_share",
           "raise", "bandwidth_gb_s", "released", "memory_type", "architecture", "source")
-_ALIASES = re.compile(r"^aliases:", re.MULTILINE)
+# The aliases section with the comment above it (at the margin; the entries' comments are indented).
+_ALIASES = re.compile(r"^(?:#.*\n)*aliases:", re.MULTILINE)
 
 
 def entry_text(entry: dict[str, Any]) -> str:

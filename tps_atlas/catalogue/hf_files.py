@@ -24,13 +24,17 @@ MAX_JSON_DEPTH = 32
 
 
 def read_config(path: Path) -> dict:
-    """A config.json as a mapping: strict JSON (no NaN, no key twice), nested at most 32 deep."""
+    """A config.json as a mapping: strict JSON (no NaN, no key twice; Infinity as a bound), nested at most 32 deep."""
     text = read_text_file(path, MAX_CONFIG_BYTES)
     depth = _json_depth(text)
     if depth > MAX_JSON_DEPTH:
         raise DataError(path, "(structure)", f"at most {MAX_JSON_DEPTH} levels of nesting", f"{depth:,} levels")
 
     def no_constant(name: str):
+        # Nemotron-H's time_step_limit is [0.0, Infinity]: a bound, kept (every size read is bounded
+        # below it); NaN is no value at all.
+        if name in ("Infinity", "-Infinity"):
+            return float(name.lower())
         raise ValueError(name)
 
     def pairs(items: list[tuple[str, Any]]) -> dict:

@@ -28,15 +28,16 @@ from pathlib import Path
 from typing import Literal
 
 from tps_atlas.paths import DATA_DIR
-from tps_atlas.catalogue.limits import (ID_PATTERN, MAX_CONTEXT, MAX_EXPERTS, MAX_HEAD_DIM, MAX_HEADS, MAX_LAYERS,
+from tps_atlas.catalogue.limits import (ID_PATTERN, MAX_EXPERTS, MAX_HEAD_DIM, MAX_HEADS, MAX_LAYERS,
                                         MAX_VOCABULARY, MIN_VOCABULARY, name_key)
 from tps_atlas.catalogue.models import Architecture, load_models, read_model
 from tps_atlas.errors import DataError
 from tps_atlas.catalogue.hf_files import read_card, read_config
-from tps_atlas.records.fields import FieldReader
+from tps_atlas.catalogue.draft_layout import (MAX_WIDTH, Config, block_pattern, conv_parameters,
+                                              hybrid_block_parameters, kda_parameters, layer_flags,
+                                              layout as draft_layout, lfm2_ff_width)
 from tps_atlas.records.vocabulary import GAP_FIELDS
 
-MAX_WIDTH = 1_000_000          # hidden and intermediate sizes: today's widest is 18,432
 # A model card's figure further than this from the count is worth a look before the draft is used.
 CARD_TOLERANCE = 0.05
 
@@ -58,22 +59,15 @@ class Draft:
     gaps: tuple[str, ...]
 
 
-class _Config(FieldReader):
-    """A config's fields, with the bounds every size of a real model is far inside."""
-
-    def width(self, field: str, required: bool = True) -> int | None:
-        return self.integer(field, required=required, minimum=1, maximum=MAX_WIDTH)
-
-
 def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None = None,
                 card_text: str = "", name: str | None = None) -> Draft:
     """The draft record of one config (``card``: the model card's front matter and text; ``name``:
     the model's name, else one made from the id, left as a gap)."""
     if not ID_PATTERN.match(model_id):
         raise DataError("command line", "--id", "lower-case letters, digits, '-' and '.'", model_id)
-    root = _Config(file, config)
+    root = Config(file, config)
     text = root.mapping("text_config", required=False) or root
-    text = _Config(file, text.data, text.prefix)
+    text = Config(file, text.data, text.prefix)
     notes: list[str] = []
     hidden = text.width("hidden_size")
     assert hidden is not None
@@ -83,7 +77,8 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
     kv_heads = text.integer("num_key_value_heads", required=False, minimum=1, maximum=MAX_HEADS) or heads
     if heads % kv_heads:
         raise text.error("num_key_value_heads", f"a divisor of num_attention_heads ({heads})", kv_heads)
-    head_dim = text.integer("head_dim", required=False, minimum=1, maximum=MAX_HEAD_DIM)
+    head_dim = text.integer("head_dim", required=False, minimum=1, maximum=MAX_HEAD_DIM) \
+        or text.integer("attention_head_dim", required=False, minimum=1, maximum=MAX_HEAD_DIM)
     if head_dim is None and "kv_lora_rank" in text.data:  # latent attention: heads have their own sizes
         head_dim = 0
     elif head_dim is None:
@@ -91,9 +86,14 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
             raise text.error("num_attention_heads", f"a divisor of hidden_size ({hidden:,}) when head_dim "
                              "is not given", heads)
         head_dim = hidden // heads
-    layout = _layout(text, layers, vocabulary, heads, kv_heads, head_dim, notes)
-    attention = _attention_parameters(text, layout, hidden, heads, kv_heads, head_dim)
-    mlp = _feed_forward(text, layers, hidden, notes)
+    layout = draft_layout(text, layers, vocabulary, heads, kv_heads, head_dim, notes)
+    blocks = block_pattern(text, layers)
+    if blocks is not None:         # Nemotron-H: the pattern's blocks hold attention, Mamba-2 and MLP
+        attention, mlp = hybrid_block_parameters(text, blocks, hidden, heads, kv_heads, head_dim), _FeedForward(
+            0, 0, None, None)
+    else:
+        attention = _attention_parameters(text, layout, hidden, heads, kv_heads, head_dim)
+        mlp = _feed_forward(text, layers, hidden, notes)
     tied = text.boolean("tie_word_embeddings", required=False)
     if tied is None:
         tied = root.boolean("tie_word_embeddings", required=False)
@@ -119,64 +119,26 @@ def draft_model(config: dict, file: str | Path, model_id: str, card: dict | None
         active_parameters_b=None if active is None else active / 1e9,
         experts_total=mlp.experts, experts_active=mlp.experts_active,
         vision_encoder_b=vision / 1e9 if isinstance(vision, int) else None,
-        native_format=_native_format(root, notes), layout=layout,
+        native_format=_native_format(root, text, notes), layout=layout,
         huggingface=_repository(root), license=license_id, notes=tuple(notes),
         gaps=tuple(f for f in GAP_FIELDS if not (f == "license" and license_id or f == "name" and name
                                                  or f == "vision_encoder_b" and vision != "unknown")),
     )
 
 
-def _layout(text: _Config, layers: int, vocabulary: int, heads: int, kv_heads: int, head_dim: int,
-            notes: list[str]) -> Architecture:
-    kv_lora = text.integer("kv_lora_rank", required=False, minimum=1, maximum=MAX_HEAD_DIM)
-    if kv_lora is not None:
-        rope = text.integer("qk_rope_head_dim", minimum=0, maximum=MAX_HEAD_DIM)
-        return Architecture(layers=layers, attention="mla", kv_heads=None, head_dim=None,
-                      max_context=_max_context(text), kv_lora_rank=kv_lora, rope_head_dim=rope,
-                      vocab_size=vocabulary)
-    kind = "mha" if kv_heads == heads else "mqa" if kv_heads == 1 else "gqa"
-    window, windowed, linear = _layer_kinds(text, layers, notes)
-    return Architecture(layers=layers, attention=kind, kv_heads=kv_heads, head_dim=head_dim,
-                  max_context=_max_context(text), sliding_window=window,
-                  sliding_window_layers=windowed, linear_attention_layers=linear, vocab_size=vocabulary)
-
-
-def _max_context(text: _Config) -> int | None:
-    return text.integer("max_position_embeddings", required=False, minimum=1, maximum=MAX_CONTEXT)
-
-
-def _layer_kinds(text: _Config, layers: int, notes: list[str]) -> tuple[int | None, int | None, int | None]:
-    """Sliding-window size, windowed layers and linear-attention layers."""
-    kinds = text.data.get("layer_types")
-    text.seen.add("layer_types")
-    if kinds is not None:
-        if not isinstance(kinds, list) or len(kinds) != layers or not all(isinstance(k, str) for k in kinds):
-            raise text.error("layer_types", f"a list of {layers} layer kinds (num_hidden_layers)", kinds)
-        windowed = sum(k == "sliding_attention" for k in kinds)
-        linear = sum(k == "linear_attention" for k in kinds)
-    else:
-        windowed = linear = 0
-        pattern = text.integer("sliding_window_pattern", required=False, minimum=1, maximum=MAX_LAYERS)
-        interval = text.integer("full_attention_interval", required=False, minimum=1, maximum=MAX_LAYERS)
-        if pattern is not None:
-            windowed = layers - layers // pattern    # every pattern-th layer is global
-        elif interval is not None:
-            linear = layers - layers // interval     # every interval-th layer keeps a KV cache
-    window = text.integer("sliding_window", required=False, minimum=1, maximum=MAX_CONTEXT)
-    if text.boolean("use_sliding_window", required=False) is False:
-        window = None if not windowed else window
-    elif window is not None and not windowed and kinds is None:
-        windowed = layers                            # Mistral: every layer windowed
-    if windowed and window is None:
-        raise text.error("sliding_window", "the window size of the sliding-window layers")
-    if window is not None and not windowed:
-        notes.append(f"sliding_window {window:,} is given but no layer uses it")
-        window = None
-    return window, windowed or None, linear or None
-
-
-def _attention_parameters(text: _Config, layout: Architecture, hidden: int, heads: int, kv_heads: int,
+def _attention_parameters(text: Config, layout: Architecture, hidden: int, heads: int, kv_heads: int,
                           head_dim: int) -> int:
+    if layout.attention == "csa":
+        # Low-rank queries, one key-value head, and the output projected in o_groups groups through
+        # o_lora_rank; the compressors, the indexer and the hyper-connections (under 1%) are not counted.
+        rank = text.integer("q_lora_rank", minimum=1, maximum=MAX_WIDTH)
+        o_rank = text.integer("o_lora_rank", minimum=1, maximum=MAX_WIDTH)
+        groups = text.integer("o_groups", minimum=1, maximum=MAX_HEADS)
+        if heads % groups:
+            raise text.error("o_groups", f"a divisor of num_attention_heads ({heads})", groups)
+        per_layer = (hidden * rank + rank * heads * head_dim + hidden * kv_heads * head_dim
+                     + heads * head_dim * o_rank + groups * o_rank * hidden)
+        return per_layer * layout.layers
     if layout.attention == "mla":
         nope = text.integer("qk_nope_head_dim", minimum=1, maximum=MAX_HEAD_DIM)
         rope = layout.rope_head_dim or 0
@@ -185,14 +147,26 @@ def _attention_parameters(text: _Config, layout: Architecture, hidden: int, head
         kv_rank = layout.kv_lora_rank or 0
         query = hidden * q_rank + q_rank * heads * (nope + rope) if q_rank else hidden * heads * (nope + rope)
         per_layer = query + hidden * (kv_rank + rope) + kv_rank * heads * (nope + value) + heads * value * hidden
-        return per_layer * layout.layers
+        if text.boolean("mla_use_output_gate", required=False):   # Kimi K3: a gate of the heads' output
+            per_layer += hidden * heads * value
+        linear = layout.linear_attention_layers or 0
+        return per_layer * (layout.layers - linear) + (kda_parameters(text, hidden) * linear if linear else 0)
     # A gated attention output (Qwen3-Next, Qwen3.5 and later: attn_output_gate) doubles the query
     # projection: it also gives the gate.
     gate = 2 if text.boolean("attn_output_gate", required=False) else 1
-    full = heads * head_dim * hidden * (1 + gate) + 2 * hidden * kv_heads * head_dim
+    # MiMo: values narrower than keys (v_head_dim), and its sliding-window layers with KV heads of their own.
+    value_dim = text.integer("v_head_dim", required=False, minimum=1, maximum=MAX_HEAD_DIM) or head_dim
+    windowed = layout.sliding_window_layers or 0
+    window_kv = text.integer("swa_num_key_value_heads", required=False, minimum=1, maximum=MAX_HEADS) or kv_heads
+
+    def layer(kv: int) -> int:
+        return heads * head_dim * hidden * gate + heads * value_dim * hidden + hidden * kv * (head_dim + value_dim)
+    full = layer(kv_heads)
     linear_layers = layout.linear_attention_layers or 0
     linear = 0
-    if linear_layers:
+    if linear_layers and "conv_L_cache" in text.data:    # LFM2: the cache-less layers are convolutions
+        linear = conv_parameters(text, hidden)
+    elif linear_layers:
         key_heads = text.integer("linear_num_key_heads", minimum=1, maximum=MAX_HEADS)
         value_heads = text.integer("linear_num_value_heads", minimum=1, maximum=MAX_HEADS)
         key_dim = text.integer("linear_key_head_dim", minimum=1, maximum=MAX_HEAD_DIM)
@@ -201,7 +175,7 @@ def _attention_parameters(text: _Config, layout: Architecture, hidden: int, head
         keys, values = key_heads * key_dim, value_heads * value_dim
         linear = (hidden * (2 * keys + 2 * values) + hidden * 2 * value_heads
                   + (2 * keys + values) * kernel + values * hidden)
-    return full * (layout.layers - linear_layers) + linear * linear_layers
+    return full * (layout.layers - linear_layers - windowed) + layer(window_kv) * windowed + linear * linear_layers
 
 
 @dataclass(frozen=True)
@@ -212,10 +186,10 @@ class _FeedForward:
     experts_active: int | None
 
 
-def _feed_forward(text: _Config, layers: int, hidden: int, notes: list[str]) -> _FeedForward:
+def _feed_forward(text: Config, layers: int, hidden: int, notes: list[str]) -> _FeedForward:
     experts = next((v for v in (text.integer(k, required=False, minimum=1, maximum=MAX_EXPERTS)
                                 for k in ("n_routed_experts", "num_experts", "num_local_experts")) if v), None)
-    intermediate = text.width("intermediate_size", required=experts is None)
+    intermediate = lfm2_ff_width(text) or text.width("intermediate_size", required=experts is None)
     if experts is None:
         assert intermediate is not None
         return _FeedForward(3 * hidden * intermediate * layers, 0, None, None)
@@ -227,8 +201,12 @@ def _feed_forward(text: _Config, layers: int, hidden: int, notes: list[str]) -> 
         raise text.error(key, f"at most the number of experts ({experts})", active)
     expert_width = text.width("moe_intermediate_size", required=intermediate is None) or intermediate
     assert expert_width is not None
-    expert = 3 * hidden * expert_width
-    shared = (text.integer("n_shared_experts", required=False, minimum=0, maximum=MAX_EXPERTS) or 0) * expert
+    # Kimi K3's latent experts work on a narrower width, projected down and up once per layer.
+    latent = text.width("routed_expert_hidden_size", required=False)
+    expert = 3 * (latent or hidden) * expert_width
+    shared_count = next((v for v in (text.integer(k, required=False, minimum=0, maximum=MAX_EXPERTS)
+                                     for k in ("n_shared_experts", "num_shared_experts")) if v), 0)
+    shared = shared_count * 3 * hidden * expert_width
     shared += 3 * hidden * (text.width("shared_expert_intermediate_size", required=False) or 0)
     dense_layers = text.integer("first_k_dense_replace", required=False, minimum=0, maximum=layers) or 0
     only_dense = text.data.get("mlp_only_layers") or []
@@ -236,10 +214,12 @@ def _feed_forward(text: _Config, layers: int, hidden: int, notes: list[str]) -> 
     if not isinstance(only_dense, list) or not all(isinstance(i, int) and 0 <= i < layers for i in only_dense):
         raise text.error("mlp_only_layers", f"a list of layer numbers below {layers}", only_dense)
     dense_layers = max(dense_layers, len(set(only_dense)))
+    if "moe_layer_freq" in text.data and isinstance(text.data["moe_layer_freq"], list):   # MiMo: 0 marks a dense layer
+        dense_layers = max(dense_layers, layers - sum(layer_flags(text, "moe_layer_freq", layers)))
     if dense_layers and intermediate is None:
         raise text.error("intermediate_size", "the width of the dense layers (first_k_dense_replace)")
     moe_layers = layers - dense_layers
-    router = hidden * experts
+    router = hidden * experts + (2 * hidden * latent if latent else 0)
     total = moe_layers * (experts * expert + shared + router) + dense_layers * 3 * hidden * (intermediate or 0)
     if dense_layers:
         notes.append(f"the first {dense_layers} layers are dense (width {intermediate:,}), the other "
@@ -247,13 +227,13 @@ def _feed_forward(text: _Config, layers: int, hidden: int, notes: list[str]) -> 
     return _FeedForward(total, moe_layers * (experts - active) * expert, experts, active)
 
 
-def _vision_parameters(root: _Config, notes: list[str]) -> int | None | Literal["unknown"]:
+def _vision_parameters(root: Config, notes: list[str]) -> int | None | Literal["unknown"]:
     """The vision encoder's parameters; "unknown" where its config names its sizes in a way this
     drafter does not read (Kimi's vt_ fields): then vision_encoder_b is left as a gap."""
     vision = root.mapping("vision_config", required=False)
     if vision is None:
         return None
-    vision = _Config(vision.file, vision.data, vision.prefix)
+    vision = Config(vision.file, vision.data, vision.prefix)
     if "hidden_size" not in vision.data or "intermediate_size" not in vision.data:
         notes.append("vision_config does not give hidden_size and intermediate_size: the vision encoder's size "
                      "is a gap to fill from the model card")
@@ -280,18 +260,23 @@ def _vision_parameters(root: _Config, notes: list[str]) -> int | None | Literal[
     return depth * block + embed + projector
 
 
-def _native_format(root: _Config, notes: list[str]) -> str | None:
-    quantization = root.mapping("quantization_config", required=False)
+def _native_format(root: Config, text: Config, notes: list[str]) -> str | None:
+    """MXFP4 where the weights ship in it: gpt-oss (quant_method mxfp4), or Kimi K3's experts in
+    compressed-tensors' mxfp4-pack-quantized format (its text_config holds the quantization)."""
+    quantization = root.mapping("quantization_config", required=False) \
+        or text.mapping("quantization_config", required=False)
     if quantization is None:
         return None
     method = quantization.text("quant_method", required=False)
-    if method and method.lower() == "mxfp4":
+    packing = quantization.data.get("format")
+    quantization.seen.add("format")
+    if method and method.lower() == "mxfp4" or isinstance(packing, str) and packing.startswith("mxfp4"):
         return "MXFP4"
     notes.append(f"the weights ship quantized ({method}); llama.cpp's quants of them are rated")
     return None
 
 
-def _repository(root: _Config) -> str | None:
+def _repository(root: Config) -> str | None:
     name = root.data.get("_name_or_path")
     root.seen.add("_name_or_path")
     if isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9][\w.-]*/[\w.-]+", name):
@@ -336,6 +321,11 @@ def render(draft: Draft, source: str, today: dt.date) -> str:
         value = getattr(draft.layout, field)
         if value is not None:
             lines.append(f"  {field}: {value}")
+    if draft.layout.compressed_layers:
+        lines.append("  compressed_layers:")
+        for group in draft.layout.compressed_layers:
+            lines.append(f"    - {{layers: {group.layers}, ratio: {group.ratio}"
+                         + (f", indexer_head_dim: {group.indexer_head_dim}" if group.indexer_head_dim else "") + "}")
     if draft.huggingface:
         lines += [f"huggingface: {draft.huggingface}", "sources:",
                   f"  - title: {json.dumps(draft.huggingface.split('/')[1] + ' config.json')}",

@@ -40,6 +40,18 @@ class LatentCache:
 
 
 @dataclass(frozen=True)
+class Compression:
+    """Layers of compressed attention (DeepSeek V4) that keep one entry of ``head_dim`` per
+    ``ratio`` tokens, beside their sliding window: its compressed sparse attention every 4 tokens,
+    with a lightning-indexer key of ``indexer_head_dim`` per entry to choose the entries it reads;
+    its heavily compressed attention every 128, read whole."""
+
+    layers: int
+    ratio: int
+    indexer_head_dim: int | None = None
+
+
+@dataclass(frozen=True)
 class Architecture:
     """Attention layout: what the KV cache is computed from."""
 
@@ -56,6 +68,9 @@ class Architecture:
     max_context: int | None = None
     # Tokens of the vocabulary: the logits llama.cpp reserves its compute buffer for grow with it.
     vocab_size: int | None = None
+    # Compressed attention (attention "csa"): every layer keeps its last ``sliding_window`` tokens
+    # as one shared key-value vector of ``kv_heads x head_dim``; these layers keep compressed ones too.
+    compressed_layers: tuple[Compression, ...] | None = None
     # The calibrations whose memory comes from this layout; () = all. The seed pages estimated
     # GLM-130B's memory from its size, and the seed calibration keeps their figures.
     calibrations: tuple[str, ...] = ()
@@ -126,6 +141,7 @@ class Model:
     sources: tuple[Source, ...] = ()
     last_updated: dt.date | None = None
     checked: dt.date | None = None           # when the record was last checked against its sources
+    added: dt.date | None = None             # when the record entered the catalogue (the feed, the page)
     vision_encoder_b: float | None = None    # vision encoder/projector (llama.cpp's mmproj, F16)
     native_format: str | None = None         # the one quant its weights ship in (gpt-oss: MXFP4)
     # Per-layer embedding tables (Gemma 3n and Gemma 4 "E" models): held in memory, but each token
@@ -162,10 +178,26 @@ class Model:
 
 # ---------------------------------------------------------------- models
 
+def read_compression(reader: FieldReader, layers: int) -> Compression:
+    group = Compression(layers=reader.integer("layers", minimum=1, maximum=layers),
+                        ratio=reader.integer("ratio", minimum=2, maximum=MAX_CONTEXT),
+                        indexer_head_dim=reader.integer("indexer_head_dim", required=False, minimum=1,
+                                                        maximum=MAX_HEAD_DIM))
+    reader.finish()
+    return group
+
+
 def read_architecture(reader: FieldReader) -> Architecture:
     attention = reader.choice("attention", vocabulary.ATTENTION_KINDS)
+    layers = reader.integer("layers", minimum=1, maximum=MAX_LAYERS)
+    compressed = tuple(read_compression(g, layers) for g in reader.mappings("compressed_layers"))
+    if attention == "csa" and not compressed:
+        raise reader.error("compressed_layers", "the compressed layers of compressed attention (csa): "
+                           "a list of layers and ratio")
+    if compressed and attention != "csa":
+        raise reader.error("compressed_layers", "no compressed layers unless attention is csa", attention)
     arch = Architecture(
-        layers=reader.integer("layers", minimum=1, maximum=MAX_LAYERS),
+        layers=layers,
         vocab_size=reader.integer("vocab_size", minimum=MIN_VOCABULARY, maximum=MAX_VOCABULARY),
         attention=attention,
         kv_heads=reader.integer("kv_heads", required=attention != "mla", minimum=1, maximum=MAX_HEADS),
@@ -179,9 +211,16 @@ def read_architecture(reader: FieldReader) -> Architecture:
         rope_head_dim=reader.integer("rope_head_dim", required=attention == "mla", minimum=0,
                                      maximum=MAX_HEAD_DIM),
         max_context=reader.integer("max_context", required=False, minimum=1, maximum=MAX_CONTEXT),
+        compressed_layers=compressed or None,
         calibrations=reader.texts("calibrations", vocabulary.CALIBRATIONS),
     )
     reader.finish()
+    if compressed and sum(g.layers for g in compressed) > layers - (arch.linear_attention_layers or 0):
+        raise reader.error("compressed_layers", f"at most {layers - (arch.linear_attention_layers or 0)} layers "
+                           "in all (layers less linear_attention_layers)", sum(g.layers for g in compressed))
+    if attention == "csa" and (arch.sliding_window is None or arch.sliding_window_layers is not None):
+        raise reader.error("sliding_window", "the window every layer of compressed attention (csa) keeps, "
+                           "without sliding_window_layers")
     if arch.sliding_window_layers is not None:
         if arch.sliding_window is None:
             raise reader.error("sliding_window", "a window size when sliding_window_layers is given")
@@ -286,6 +325,7 @@ def read_model(path: Path, quant_names: tuple[str, ...] | None = None) -> Model:
         sources=tuple(read_source(s) for s in r.mappings("sources")),
         last_updated=r.date("last_updated", required=False),
         checked=r.date("checked", required=False),
+        added=r.date("added", required=False, latest=dt.date.today()),
         vision_encoder_b=r.number("vision_encoder_b", required=False, above=0, maximum=MAX_PARAMETERS_B),
         native_format=r.text("native_format", required=False),
         per_layer_embedding_b=r.number("per_layer_embedding_b", required=False, above=0,

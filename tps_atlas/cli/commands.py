@@ -119,7 +119,8 @@ def command_estimate(args) -> None:
 
 def command_catalogue_check(args) -> int:
     from tps_atlas.paths import DATA_DIR
-    from tps_atlas.catalogue.check import check_catalogue, model_gaps, print_report
+    from tps_atlas.catalogue.check import check_catalogue, licence_problems, model_gaps, print_report
+    from tps_atlas.records.licences import licence_names
 
     path = DATA_DIR / "gpu-corrections.yaml"
     catalogue = load_catalogue()
@@ -130,7 +131,10 @@ def command_catalogue_check(args) -> int:
         print(line)
     if gaps:
         print(f"{len(gaps)} gaps in drafted model records")
-    return 0 if report.ok and not gaps else 1
+    unnamed = licence_problems(catalogue.models, licence_names())
+    for line in unnamed:
+        print(line)
+    return 0 if report.ok and not gaps and not unnamed else 1
 
 
 def command_add_model(args) -> int:

@@ -30,6 +30,8 @@ def kv_cache_gb(arch: Architecture, context: int, bytes_per_element: float) -> f
     >>> round(kv_cache_gb(llama_8b, 4096, 2.0), 3)
     0.537
     """
+    if arch.attention == "csa":
+        return compressed_cache_gb(arch, context, bytes_per_element)
     cache = arch.cache
     if isinstance(cache, LatentCache):
         per_token_layer = (cache.kv_lora_rank + cache.rope_head_dim) * bytes_per_element
@@ -45,6 +47,28 @@ def kv_cache_gb(arch: Architecture, context: int, bytes_per_element: float) -> f
     full_layers = arch.layers - window_layers - linear_layers
     window_tokens = min(context, arch.sliding_window or context)
     return per_token_layer * (full_layers * context + window_layers * window_tokens) / 1e9
+
+
+def compressed_cache_gb(arch: Architecture, context: int, bytes_per_element: float) -> float:
+    """Compressed attention (DeepSeek V4), as llama.cpp keeps it: one vector per token that is both
+    key and value (so no second copy for the value), for the last ``sliding_window`` tokens on every
+    layer; and on the compressed layers one such vector per ``ratio`` tokens of the whole context,
+    with the indexer's key beside it where the layer has one. DeepSeek V4 Flash at its full
+    1,048,576 tokens, F16:
+
+    >>> from tps_atlas.catalogue.models import Compression
+    >>> flash = Architecture(layers=43, attention="csa", kv_heads=1, head_dim=512, sliding_window=128,
+    ...     compressed_layers=(Compression(21, 4, 128), Compression(20, 128)))
+    >>> round(compressed_cache_gb(flash, 1048576, 2.0), 2), round(compressed_cache_gb(flash, 4096, 2.0), 3)
+    (7.22, 0.034)
+    """
+    vector = (arch.kv_heads or 1) * (arch.head_dim or 0)
+    attending = arch.layers - (arch.linear_attention_layers or 0)
+    elements = attending * min(context, arch.sliding_window or context) * vector
+    for group in arch.compressed_layers or ():
+        entries = -(-context // group.ratio)
+        elements += group.layers * entries * (vector + (group.indexer_head_dim or 0))
+    return elements * bytes_per_element / 1e9
 
 
 @dataclass(frozen=True)

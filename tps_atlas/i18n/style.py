@@ -5,7 +5,8 @@ Each finding is one line naming the file, the line of the entry and the entry:
 - a sentence that starts with a count placeholder ("{count} kaarten ..."): a sentence never
   starts with a digit, so the translator rephrases ("Op {count} kaarten ...");
 - English words left in a nl/fr/de entry (a compact stop-list of English words that no
-  translation needs; the field's own terms, GPU, MoE, KV ..., are allowed);
+  translation needs; the field's own terms, GPU, MoE, KV ..., and the licence names of
+  data/licences.yaml, proper nouns, are allowed);
 - French: an ordinary space (or none) before a unit (Go, tok/s, ms, %) or before : ; ? ! »;
 - an entry with placeholders and no translators' comment (``#.``) saying what they hold;
 - a generic noun put before a card's name to dodge its article ("auf der Grafikkarte {card}",
@@ -19,6 +20,8 @@ True
 (False, True)
 >>> english_words("Source : the model card", "fr"), english_words("GPU met MoE-gewichten", "nl")
 (['the', 'model card'], [])
+>>> english_words("Research and Development License (weights)", "nl", ("Research and Development License",))
+['weights']
 >>> french_spacing("Débit : {tok_s} tok/s") == ["' tok/s'", "' :'"]
 True
 >>> noun_before_name("Läuft {model} auf der Grafikkarte {card}?", "de"), noun_before_name("auf {card:dat}", "de")
@@ -31,6 +34,7 @@ import re
 from pathlib import Path
 
 from tps_atlas.i18n.phrases import FORMS_CONTEXT, PLACEHOLDER, TAG
+from tps_atlas.records.licences import licence_names
 
 # Placeholders that hold a number (a count, a size, a speed), so a sentence starting with
 # one starts with a digit.
@@ -84,11 +88,13 @@ def is_sentence(text: str) -> bool:
     return bool(re.search(r"[.!?](</\w+>)?$", text.strip()))
 
 
-def english_words(text: str, language: str) -> list[str]:
+def english_words(text: str, language: str, names: tuple[str, ...] = ()) -> list[str]:
+    """English words of a translation, leaving out the field's terms and ``names``, proper nouns such
+    as licence names (data/licences.yaml) whose words are not a translator's to change."""
     text = plain(text)
     # File paths and commands (data/measured/llama-cpp.tsv) are quoted as they are.
     text = re.sub(r"\S*[/.]\S*[/.]\S*", " ", text)
-    for term in sorted(ALLOWED + ALLOWED_BY_LANGUAGE.get(language, ()), key=len, reverse=True):
+    for term in sorted(ALLOWED + ALLOWED_BY_LANGUAGE.get(language, ()) + names, key=len, reverse=True):
         text = text.replace(term, " ")
     # Longest first in the pattern: "model card" is one finding, not also "card".
     return [m.group(1).lower() for m in ENGLISH_WORDS.finditer(text)]
@@ -136,7 +142,7 @@ def check_style(catalog, path: Path, language: str, strict_context: bool = False
         if is_sentence(sources[-1]) and any(starts_with_count(form) for form in forms):
             problems.append(f"{where}: a sentence starts with a number placeholder; rephrase so that it "
                             f"does not start with a digit: {label!r}")
-        words = sorted({w for form in forms for w in english_words(form, language)})
+        words = sorted({w for form in forms for w in english_words(form, language, licence_names())})
         if words:
             problems.append(f"{where}: English word(s) left in the translation ({', '.join(words)}): {label!r}")
         nouns = sorted({n for form in forms for n in noun_before_name(form, language)})

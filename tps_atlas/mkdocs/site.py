@@ -28,6 +28,7 @@ from tps_atlas.catalogue.load import load_catalogue, load_portal
 from tps_atlas.errors import DataError
 from tps_atlas.estimate.settings import load_settings
 from tps_atlas.web.data import card_labels, write_card_labels, write_site_data
+from tps_atlas.pages.feed import TITLE as FEED_TITLE, feed_xml
 from tps_atlas.i18n.phrases import LANGUAGES, N_, Phrases
 from tps_atlas.mkdocs.render import Renderer
 from tps_atlas.web.api.open_data import load_open_data
@@ -64,6 +65,11 @@ def build_language(config) -> str:
 
 def language_prefix(language: str) -> str:
     return "" if language == DEFAULT_LANGUAGE else f"{language}/"
+
+
+def language_root(site_url: str, prefix: str) -> str:
+    """The address of a language's home, from the site's address (SITE_URL) and its prefix."""
+    return (site_url or "/").rstrip("/") + "/" + prefix
 
 
 def renderer(language: str, calibration: str | None) -> Renderer:
@@ -212,7 +218,7 @@ def alternates(url: str) -> list[dict]:
              "link": "/" + language_prefix(language) + bare} for language in LANGUAGES]
 
 
-def finish_page(output: str, r: Renderer) -> str:
+def finish_page(output: str, r: Renderer, site_url: str) -> str:
     """Put in the large card tables (kept out of Markdown and the search index), and point
     a translated page's search at its own language's index."""
     output = TABLE_SLOT.sub(lambda match: r.render_model_table(match.group(2)) if match.group(1) == "model"
@@ -223,6 +229,11 @@ def finish_page(output: str, r: Renderer) -> str:
     output = finish_shell(output, device_button(r.phrases.gettext("My device"),
                                                 r.phrases.gettext("Choose your GPU or machine")))
     prefix = language_prefix(r.phrases.language)
+    # Feed readers find the language's feed of newly added models from any of its pages.
+    feed = language_root(site_url, prefix) + "feed.xml"
+    title = escape(r.phrases.gettext(FEED_TITLE))
+    link = f'<link rel="alternate" type="application/atom+xml" title="{title}" href="{escape(feed)}">'
+    output = output.replace("</head>", link + "</head>", 1)
     if prefix:
         # With the trailing slash: material resolves "search/search_index.json" against this base.
         output = CONFIG_BASE.sub(lambda m: m.group(1) + m.group(2) + "/" + prefix + m.group(3),
@@ -233,12 +244,17 @@ def finish_page(output: str, r: Renderer) -> str:
 def finish_site(site_dir: Path, site_url: str, renderers: dict[str, Renderer], browser_data: dict,
                 site_pages: list[str]) -> bool:
     """After the last language: the calculator's data (once for all languages, checked in
-    on_config), the open data (tps_atlas/web/api/), a search index per language, and a sitemap
-    with alternates. False when there was no search index to split (no search plugin)."""
+    on_config), each language's feed of recently added models (feed.xml), the open data
+    (tps_atlas/web/api/), a search index per language, and a sitemap with alternates. False when
+    there was no search index to split (no search plugin)."""
     write_site_data(site_dir, browser_data)
     for language in LANGUAGES:
         r = renderers[language]
         write_card_labels(site_dir, language, card_labels(r.phrases, r.catalogue, r.confidence))
+        prefix = language_prefix(language)
+        (site_dir / prefix).mkdir(parents=True, exist_ok=True)
+        (site_dir / prefix / "feed.xml").write_text(feed_xml(r.phrases, r.catalogue, language_root(site_url, prefix)),
+                                                    encoding="utf-8")
     r = renderers[DEFAULT_LANGUAGE]
     write_open_data(site_dir, r.table, r.catalogue, r.settings, load_open_data(r.catalogue), site_url, preview_ids())
     split = split_search_index(site_dir)

@@ -98,6 +98,8 @@ ATTENTION_KINDS = {
     "gqa": N_("grouped-query attention"),
     "mqa": N_("multi-query attention"),
     "mla": N_("multi-head latent attention"),
+    # DeepSeek V4: keys and values compressed several tokens into one, beside a sliding window.
+    "csa": N_("compressed sparse attention"),
 }
 
 # The calibrations of data/estimator.yaml by their readers' names (the data keeps short ids).

@@ -33,6 +33,10 @@ def meta(c: PageContext, m: Model, v: PageValues) -> list[str]:
         # TRANSLATORS: {date} is a date. Example: "data last checked November 30,
         # 2026"
         out.append(str(p.t(N_("data last checked {date}"), date=f.day(m.checked))))
+    if m.added:
+        # TRANSLATORS: {date} is the day the model joined our catalogue. Example: "in the catalogue since
+        # December 2, 2026"
+        out.append(str(p.t(N_("in the catalogue since {date}"), date=f.day(m.added))))
     return out
 
 

@@ -171,4 +171,6 @@ def source(c: PageContext, m: Model) -> list[tuple[str, str, str | None]]:
         out.append((g(N_("Last update of the record")), f.day(m.last_updated), None))
     if m.checked:
         out.append((g(N_("Data last checked")), f.day(m.checked), None))
+    if m.added:
+        out.append((g(N_("Added to the catalogue")), f.day(m.added), None))
     return out
