@@ -54,7 +54,7 @@ def planted(data, where, value):
 
 
 @pytest.mark.parametrize("where, value, key, expected", [
-    (("cards", 0, "vram_gb"), "96 GB", "$.cards[0] (amd-instinct-mi300a-128gb).vram_gb", "number"),
+    (("cards", 0, "vram_gb"), "96 GB", "$.cards[0] ({first_card}).vram_gb", "number"),
     (("models", "llama-3.1-8b", "parameters_b"), -8.0, "$.models.llama-3.1-8b.parameters_b", "at least 0"),
     (("models", "llama-3.1-8b", "layer_count"), 32, "$.models.llama-3.1-8b.layer_count", "not allowed here"),
     (("settings", "fit", "fits"), None, "$.settings.fit.fits", "number"),
@@ -65,6 +65,7 @@ def test_a_planted_bad_value_is_one_line_naming_the_file_and_the_key(data, where
         checked_site_data(planted(data, where, value))
     message = str(error.value)
     assert "\n" not in message
+    key = key.format(first_card=data["cards"][0]["id"])  # the error names the entry by its id
     assert message.startswith(f"assets/tps-data.json: {key}: expected a value the schema "
                               "tps_atlas/web/schemas/tps-data.json accepts: ")
     assert expected in message

@@ -14,7 +14,7 @@ string); the schema is not published, the browser's data being no interface of t
 >>> checked_site_data(data)
 Traceback (most recent call last):
 ...
-tps_atlas.errors.DataError: assets/tps-data.json: $.cards[0] (amd-instinct-mi300a-128gb).vram_gb: expected \
+tps_atlas.errors.DataError: assets/tps-data.json: $.cards[0] (radeon-instinct-mi100).vram_gb: expected \
 a value the schema tps_atlas/web/schemas/tps-data.json accepts: number, found '96 GB'
 """
 
