@@ -86,7 +86,7 @@ class CardShare:
 
     card: Card
     layers: int
-    room_gb: float        # what its layers may fill (budget less its buffer, and the encoder on the main GPU)
+    budget_gb: float      # what llama.cpp may allocate on it (its buffer and, on the main GPU, the encoder included)
     used_gb: float        # its layers' weights and KV cache, its buffer, the encoder on the main GPU
     read_gb: float        # weights and KV cache it reads per token
     ms: float             # its time per token, its share of the class's fixed cost included
@@ -165,8 +165,8 @@ def card_shares(machine: Machine, counts: Sequence[int], layers: int, per_layer_
         part = n / layers
         reads = read_gb * part
         ms = 1000 * reads / (card.bandwidth_gb_s * calibration.factor(quant, card)) + calibration.overhead(card) * part
-        used = n * per_layer_gb + memory.buffer_gb + (memory.vision_gb if i == main else 0.0)
-        shares.append(CardShare(card, n, room[i], used, reads, ms))
+        always = memory.buffer_gb + (memory.vision_gb if i == main else 0.0)
+        shares.append(CardShare(card, n, room[i] + always, n * per_layer_gb + always, reads, ms))
     return tuple(shares)
 
 
@@ -192,6 +192,17 @@ def machine_prompt(model: Model, shares: Sequence[CardShare], layers: int, calib
     return 1 / seconds if seconds else None
 
 
+def split_decode(model: Model, machine: Machine, quant: Quant, memory: Memory, counts: Sequence[int],
+                 room: Sequence[float], main: int, calibration: Calibration,
+                 limits: MachineSettings) -> tuple[tuple[CardShare, ...], float]:
+    """Each card's part and the decode speed of every layer on the cards, ``counts`` layers each."""
+    layers = sum(counts)
+    per_layer = (memory.weights_gb + memory.kv_gb) / layers
+    read = memory.weights_gb * model.read_parameters_b / model.parameters_b + memory.kv_gb * calibration.kv_read_factor
+    shares = card_shares(machine, counts, layers, per_layer, read, room, memory, main, quant, calibration)
+    return shares, 1000 / (sum(s.ms for s in shares) + handoff_ms(shares, limits))
+
+
 def machine_memory(memory: Memory, cards: int) -> Memory:
     """What the machine needs: every card holds its own compute buffer."""
     return replace(memory, buffer_gb=memory.buffer_gb * cards)
@@ -212,10 +223,8 @@ def machine_fit(model: Model, machine: Machine, settings: Settings, calibration:
         counts = layer_split(n_layers, per_layer, room)
         if counts is None:
             continue
-        read = (memory.weights_gb * model.read_parameters_b / model.parameters_b
-                + memory.kv_gb * calibration.kv_read_factor)
-        shares = card_shares(machine, counts, n_layers, per_layer, read, room, memory, main, quant, calibration)
-        tok_s = 1000 / (sum(s.ms for s in shares) + handoff_ms(shares, settings.machine))
+        shares, tok_s = split_decode(model, machine, quant, memory, counts, room, main, calibration,
+                                     settings.machine)
         need = machine_memory(memory, len(machine.cards))
         fit: FitKind = "comfortable" if need.total_gb <= settings.comfortable * total_memory else "tight"
         low, high = speed_range(machine, calibration)
