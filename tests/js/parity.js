@@ -12,6 +12,8 @@
 //   offload    [{model, card, context, floor, kv, ram, ram_kind}] -> [{fit, quant, tok_s, placement, command, ...}]
 //   verdicts   [{model, card, context, floor, ceiling, kv, ram, ram_kind}] -> [{kind, fit, quant, count, command,
 //              reason, shortfall_quant, shortfall_gb, ...}] (docs/assets/verdict.js)
+//   machines   [{model, link, context, floor, kv}] -> [{kind, quant, tok_s, tensor_split, main_gpu, command, reason,
+//              need_gb, error}] (calculator.js machineVerdict on the machine of a ?machine= link)
 //   search     [{query, limit}] -> [[card id, ...]] best first (the device picker's ranking)
 //   answers    [{model, name, ui, options}] -> per case, per card of the data: [card, kind, fit, quant, speed, range,
 //              need, shown, shortfall_gb] as the "My device" answer of a model page words it (ui: the page's
@@ -46,6 +48,16 @@ function options(c) {
 }
 
 const tasks = {
+  machines: (cases) => cases.map((c) => {
+    const parsed = calc.parseMachine(data, c.link);
+    if (parsed.error) return { error: parsed.error };
+    const v = calc.machineVerdict(data, c.model, parsed.machine, options(c));
+    const e = v.estimate;
+    return { kind: v.kind, quant: e ? e.quant.name : v.shortfall.quant.name, tok_s: e ? e.tok_s : null,
+             tensor_split: e && e.tensor_split ? e.tensor_split : null, main_gpu: e ? (e.main_gpu || 0) : null,
+             command: e ? calc.machineCommand(c.model, e, e.context, c.kv) : null, reason: v.reason || null,
+             need_gb: e ? e.need_gb : v.shortfall.need_gb, link: calc.machineLink(data, parsed.machine) };
+  }),
   search: (cases) => cases.map((c) => calc.searchCards(data.cards, c.query, c.limit).map((card) => card.id)),
   estimates: (cases) => cases.map((c) => {
     const e = calc.estimateOne(data, c.model, c.card, options(c));

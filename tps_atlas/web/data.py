@@ -26,7 +26,8 @@ from pathlib import Path
 
 from tps_atlas.records import vocabulary
 from tps_atlas.pages.card import CONTEXT_LIMIT
-from tps_atlas.estimate.budget import BUFFER_REFERENCE_TOKENS, GB_PER_GIB, MemoryBudget, device_budget_gb, raised_limit
+from tps_atlas.estimate.budget import (BUFFER_REFERENCE_TOKENS, GB_PER_GIB, MemoryBudget, device_budget_gb,
+                                      keeps_display, raised_limit)
 from tps_atlas.catalogue.cards import Card
 from tps_atlas.catalogue.load import Catalogue
 from tps_atlas.catalogue.models import Model
@@ -100,6 +101,12 @@ def settings_data(s: Settings) -> dict:
             "default_kv_precision": s.default_kv_precision,
             "vision_encoder_bits_per_weight": s.vision_bits_per_weight,
         },
+        # A machine of several GPUs (tps_atlas/estimate/machine.py): its limits, handoff and what each OS keeps.
+        **({"machine": {"max_cards": s.machine.max_cards, "max_ram_gb": s.machine.max_ram_gb,
+                        "handoff_ms": s.machine.handoff_ms, "default_os": s.machine.default_os,
+                        "os": [{"id": o.id, "name": o.name, "ram_keeps_gb": o.ram_keeps_gb,
+                                "display_reserve_gb": o.display_reserve_gb} for o in s.machine.systems]}}
+           if s.machine else {}),
         # Best quality first, as in data/estimator.yaml: the order is the rank.
         "quants": [{"name": q.name, "bits_per_weight": q.bits_per_weight, "family": q.family,
                     **({"native_only": True} if q.native_only else {})}
@@ -112,6 +119,8 @@ def card_data(c: Card, budget: MemoryBudget | None = None) -> dict:
     return {
         # What the device gives under the memory budget, decided here once (tps_atlas/estimate/budget.py).
         **({"budget_gb": device_budget_gb(c, budget)} if budget else {}),
+        # The display reserve inside budget_gb: a machine keeps it on its main GPU only (estimate/machine.py).
+        **({"display_gb": budget.display_reserve_gb} if budget and keeps_display(c, budget) else {}),
         **({"raised": {"method": raised.method, "os": raised.os, "budget_gb": raised.budget_gb}} if raised else {}),
         "id": c.id,
         "name": c.name,
