@@ -43,6 +43,8 @@ PAGE_TITLES = {
                  N_("Every open-weight language model against every graphics card: memory needed, speed and fit.")),
     "models.md": (N_("All models"), N_("Every open-weight model we track, with the cards that run it.")),
     "cards.md": (N_("All cards"), N_("Every graphics card and machine we track, by vendor and memory size.")),
+    "machine.md": (N_("My machine"),
+                   N_("Every model on your own machine: its GPUs, of any mix, and the RAM beside them.")),
     "methodology.md": (N_("How we estimate"), N_("The formulas, constants and measured accuracy behind every figure.")),
     "translators.md": (N_("Translators' guide"),
                        N_("How the phrase catalogues of this site are translated and checked.")),
@@ -368,6 +370,12 @@ def define_env(env) -> None:
     @env.macro
     def cards_index() -> str:
         return current_renderer(config).render_cards_index()
+
+    @env.macro
+    def machine_page() -> str:
+        from tps_atlas.web.machine_ui import machine_page_html
+
+        return machine_page_html(current_renderer(config).phrases)
 
     @env.macro
     def methodology() -> str:

@@ -156,6 +156,7 @@ def ram_data(r: RamSettings) -> dict:
 def model_data(m: Model) -> dict:
     arch = m.architecture
     return {
+        "name": m.name,   # the machine page ranks every model by name (docs/assets/machine.js)
         "parameters_b": m.parameters_b,
         "active_parameters_b": m.active_parameters_b,
         "read_parameters_b": m.read_parameters_b,
