@@ -30,7 +30,7 @@ def _build(folder):
     from tests.support.site_build import build_site
 
     return lambda: (folder, build_site(folder, calibration=load_settings().default_calibration,
-                                       extra_env={"TPS_PREVIEW": MODEL}))
+                                       extra_env={"TPS_PREVIEW": MODEL + ",qwen3-32b"}))
 
 
 @early_builds
@@ -130,4 +130,22 @@ def test_an_untrusted_machine_link_is_one_plain_sentence_and_the_usual_view(brow
     ready(page)
     assert page.inner_text(".tps-machine-bad") == machine_labels(Phrases(language))["bad_link"]
     assert page.query_selector(".tps-machine-table") is None and page.evaluate("window.pwned") is None
+    context.close()
+
+
+def test_a_measured_run_of_the_same_gpus_is_shown_beside_the_estimate(browser, machine_server):
+    context = new_context(browser, machine_server)
+    page = context.new_page()
+    three = "geforce-rtx-3090,geforce-rtx-3060-12gb,geforce-rtx-3060-12gb"
+    page.goto(machine_server + f"de/models/qwen3-32b/?machine={three}")
+    ready(page)
+    measured = page.wait_for_selector(".tps-machine-measured")
+    text = measured.inner_text()
+    assert text.startswith("Gemessen auf diesen GPUs") and "13,0 tok/s" in text and "Mai 2025" in text, text
+    assert measured.query_selector("a").get_attribute("href").startswith("https://redlib.private.coffee/")
+    # No run of these GPUs for the 70B model: nothing is claimed.
+    page.goto(machine_server + f"models/{MODEL}/?machine={three}")
+    ready(page)
+    page.wait_for_selector(".tps-mymachine p")
+    assert page.query_selector(".tps-machine-measured") is None
     context.close()

@@ -74,6 +74,18 @@
     return e.shares.map(function (s) { return s.card.name + ": " + f.integer(s.layers); }).join(" · ");
   }
 
+  // A measured layer-split run of the same GPUs (in any order), model and quant: the newest.
+  function measuredRun(modelId, m, e) {
+    if (m.cards.length < 2 || e.fit === "offload" || !data.mixed_measured) return null;
+    var key = m.cards.map(function (c) { return c.id; }).sort().join(",");
+    var found = null;
+    data.mixed_measured.forEach(function (r) {
+      if (r.model === modelId && r.quant === e.quant.name && r.cards.slice().sort().join(",") === key &&
+          /^https?:\/\//.test(r.source) && (!found || r.date >= found.date)) found = r;
+    });
+    return found;
+  }
+
   // The answer for one model, as a few sentences and the command (plain values, escaped).
   function answerHtml(modelId, modelName, m) {
     var v = calc.machineVerdict(data, modelId, m, {});
@@ -91,6 +103,12 @@
     html = "<p>" + fillHtml(v.kind === "fits" ? L.fits : L.offload, values) + "</p>";
     if (e.shares && e.shares.length > 1) {
       html += "<p>" + escapeHtml(fill(ui.label_value, { label: L.split, value: splitText(e) })) + "</p>";
+    }
+    var run = measuredRun(modelId, m, e);
+    if (run) {
+      html += '<p class="tps-machine-measured">' + fill(escapeHtml(L.measured), {
+        speed: escapeHtml(f.tokS(run.tok_s)), date: escapeHtml(run.date.length > 4 ? f.month(run.date) : run.date),
+        source: '<a href="' + escapeHtml(run.source) + '" rel="noopener">' + escapeHtml(L.source) + "</a>" }) + "</p>";
     }
     html += "<p>" + escapeHtml(L.command) + '</p><pre><code class="tps-machine-command">' +
       escapeHtml(calc.machineCommand(modelId, e, e.context, null)) + "</code></pre>";

@@ -29,6 +29,7 @@ from tps_atlas.pages.card import CONTEXT_LIMIT
 from tps_atlas.estimate.budget import (BUFFER_REFERENCE_TOKENS, GB_PER_GIB, MemoryBudget, device_budget_gb,
                                       keeps_display, raised_limit)
 from tps_atlas.catalogue.cards import Card
+from tps_atlas.measured.mixed_runs import load_mixed_runs
 from tps_atlas.catalogue.load import Catalogue
 from tps_atlas.catalogue.models import Model
 from tps_atlas.estimate.calibration import Calibration
@@ -206,6 +207,10 @@ def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None 
         "models": {m.id: model_data(m) for m in catalogue.models},
         "measured": measured_data(catalogue, load_runs() if runs is None else runs),
         "ram": ram_data(load_ram()),
+        # Layer-split runs on machines of different GPUs, shown beside a machine's estimate (docs/assets/machine.js).
+        "mixed_measured": [{"cards": list(r.cards), "model": r.model, "quant": r.quant, "tok_s": r.tok_s,
+                            "date": r.date, "source": r.source}
+                           for r in load_mixed_runs() if r.split_mode == "layer" and r.quant],
     }
 
 

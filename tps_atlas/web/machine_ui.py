@@ -46,6 +46,10 @@ def machine_labels(p: Phrases) -> dict:
         "none_other": g(N_("On your machine ({machine}), {model} does not run: its layers cannot be split between "
                            "the GPUs and the system RAM.")),
         # TRANSLATORS: before the list of GPUs and the layers each holds, e.g. 'GeForce RTX 3090: 54 · …'.
+        # TRANSLATORS: beside the estimate, a run someone measured on the same GPUs; {speed} its speed, {date} its
+        # month, {source} a link to where it was published.
+        "measured": g(N_("Measured on these GPUs, same model and quantization: {speed} ({date}, {source}).")),
+        "source": g(N_("source")),
         "split": g(N_("Layers on each GPU")),
         "command": g(N_("The command that runs it")),
         "bad_link": g(N_("This machine link could not be read (an unknown GPU, more than four GPUs, or an "
@@ -71,3 +75,15 @@ def machine_page_html(p: Phrases) -> str:
     intro = escape(machine_labels(p)["intro"])
     return (f'<div class="tps-machine-page"><p class="tps-intro">{intro}</p>'
             '<div class="tps-machine-builder"></div><div class="tps-machine-ranking"></div></div>')
+
+
+def machine_methodology(p: Phrases) -> dict:
+    """The methodology page's section on machines: the handoff and the error on the measured mixed-card runs."""
+    from tps_atlas.estimate.settings import load_settings
+    from tps_atlas.measured.mixed_accuracy import median_error, score_mixed
+
+    settings = load_settings()
+    assert settings.machine is not None
+    scored = [pair for pair in score_mixed(settings) if pair.estimate is not None]
+    return {"handoff": p.fmt.decimal(settings.machine.handoff_ms, 1), "runs": p.fmt.integer(len(scored)),
+            "median": p.fmt.percent(median_error(scored))}
