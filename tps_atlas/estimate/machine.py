@@ -32,7 +32,7 @@ from tps_atlas.catalogue.cards import Card
 from tps_atlas.catalogue.models import Model
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.errors import DataError
-from tps_atlas.estimate.budget import GB_PER_GIB, device_budget_gb, headless_budget_gb, ram_room_gb
+from tps_atlas.estimate.budget import device_budget_gb, headless_budget_gb, ram_room_gb
 from tps_atlas.estimate.calibration import Calibration
 from tps_atlas.estimate.fit import Fit, FitKind, calibrated_memory, memory_gb
 from tps_atlas.estimate.machine_settings import MachineSettings, OsBudget
@@ -234,9 +234,8 @@ def machine_fit(model: Model, machine: Machine, settings: Settings, calibration:
     return None
 
 
-def ram_free_gb(machine: Machine, ram: RamSettings, settings: Settings, calibration: Calibration) -> float:
-    """The RAM llama.cpp may fill beside the cards, under the machine's OS."""
-    del ram, settings, calibration   # the OS's figure replaces ram.yaml's os_keeps_gb (Windows's)
+def ram_free_gb(machine: Machine) -> float:
+    """The RAM llama.cpp may fill beside the cards: what the machine's OS keeps, not ram.yaml's (Windows's)."""
     return ram_room_gb(machine.system.size_gb, machine.os.ram_keeps_gb)
 
 
@@ -247,7 +246,7 @@ def machine_offload(model: Model, machine: Machine, settings: Settings, calibrat
     if not model.architecture or any(c.unified for c in machine.cards):
         return None
     layers = model.architecture.layers
-    ram_free = ram_free_gb(machine, ram, settings, calibration)
+    ram_free = ram_free_gb(machine)
     for quant, raw in candidates:
         memory = calibrated_memory(raw, context, settings, calibration)
         found = _offload_at(model, machine, settings, calibration, context, ram, memory, quant, layers, ram_free)
@@ -277,9 +276,9 @@ def _offload_at(model: Model, machine: Machine, settings: Settings, calibration:
                 ram_gb = cpu * split.layer_gb
                 if ram_gb > ram_free:
                     return None
-                gpu_read = split.shared_gb + (layers - cpu) * split.layer_gb * experts.read_share + kv_read
-                placement = Placement("experts", layers, cpu, per_layer * layers,
-                                      ram_gb, split.shared_gb + (layers - cpu) * split.layer_gb * experts.read_share,
+                vram_read = split.shared_gb + (layers - cpu) * split.layer_gb * experts.read_share
+                gpu_read = vram_read + kv_read
+                placement = Placement("experts", layers, cpu, per_layer * layers, ram_gb, vram_read,
                                       cpu * split.layer_gb * experts.read_share, 1.0)
                 break
     if placement is None:
@@ -321,7 +320,3 @@ def _offload_at(model: Model, machine: Machine, settings: Settings, calibration:
 def machine_usable_gb(machine: Machine, settings: Settings, main: int = 0) -> float:
     """All the cards' budgets together: what the machine's shortfall is measured against."""
     return sum(card_budget(c, settings, machine.os, i == main) for i, c in enumerate(machine.cards))
-
-
-def total_memory_gib(machine: Machine) -> float:
-    return sum(c.vram_gb for c in machine.cards) * GB_PER_GIB

@@ -65,7 +65,7 @@ def machine_verdict(model: Model, machine: Machine, settings: Settings, calibrat
     offload = machine_offload(model, machine, settings, calibration, context, ram, offloads)
     if offload is not None:
         return Offload(offload.card, offload, shortfall, beyond, machine=machine)
-    return NoRun(shortfall.card, no_run_reason(model, shortfall, ram_free_gb(machine, ram, settings, calibration)),
+    return NoRun(shortfall.card, no_run_reason(model, shortfall, ram_free_gb(machine)),
                  shortfall, beyond, machine=machine)
 
 

@@ -61,6 +61,8 @@ def estimate_run(run: MixedRun, settings: Settings, limits: MachineSettings | No
     if quant is None:
         return MixedPair(run, None, None, None, "quant not stated" if not run.quant else f"bits of {run.quant} unknown")
     catalogue = load_catalogue()
+    if run.model not in catalogue.models_by_id or any(c not in catalogue.cards_by_id for c in run.cards):
+        return MixedPair(run, None, None, None, "model or card not in the catalogue")
     model = catalogue.model(run.model).for_calibration("measured")
     calibration = settings.calibration("measured")
     limits = limits or settings.machine

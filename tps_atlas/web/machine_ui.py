@@ -40,7 +40,7 @@ def machine_labels(p: Phrases) -> dict:
         "offload": g(N_("On your machine ({machine}), {model} runs with {ram} of it in system RAM at {quant}, at "
                         "about {speed} (range {range} tok/s).")),
         # TRANSLATORS: {usable} is what the GPUs hold together, {need} what the model needs at {quant}.
-        "none_memory": g(N_("On your machine ({machine}), {model} does not run: even at {quant} it needs {need}, "
+        "none_memory": g(N_("On your machine ({machine}), {model} does not run: at {quant} it needs {need}, "
                             "more than the GPUs ({usable}) and the free system RAM hold together.")),
         # TRANSLATORS: as above, when the model's layers cannot be placed though the memory would do.
         "none_other": g(N_("On your machine ({machine}), {model} does not run: its layers cannot be split between "
