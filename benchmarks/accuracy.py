@@ -158,8 +158,38 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         print(f"refit, leave one device out: {refit.line()}")
     if args.offload:
         summary |= offload_report()
+    summary |= mixed_report()
     print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in summary.items()))
     return summary
+
+
+def mixed_report() -> dict[str, float]:
+    """Machines of different GPUs (data/measured/mixed-cards.tsv), each run on its cards and split."""
+    from tps_atlas.measured.mixed_accuracy import fit_handoff, median_error, score_mixed
+    from tps_atlas.measured.mixed_runs import MIXED_FILE
+
+    settings = load_settings()
+    assert settings.machine is not None
+    pairs = score_mixed(settings)
+    scored = [p for p in pairs if p.estimate is not None]
+    print(f"\nmixed cards ({MIXED_FILE.relative_to(ROOT)}; handoff {settings.machine.handoff_ms:g} ms per card "
+          "past the first):")
+    for p in pairs:
+        r = p.run
+        split = ",".join(f"{v:g}" for v in r.tensor_split) if r.tensor_split else "default"
+        head = f"  {' + '.join(r.cards)[:58]:58} {r.model[:26]:26} {r.quant or '-':7} {split:7}"
+        if p.estimate is None:
+            print(f"{head} measured {r.tok_s:7.2f}  not scored: {p.why_not}")
+        else:
+            print(f"{head} measured {r.tok_s:7.2f}  estimated {p.estimate:7.2f}  error {p.error:5.0%}")
+    inside = sum(p.inside for p in scored)
+    print(f"  median |error| {median_error(scored):.1%} on {len(scored)} layer-split runs "
+          f"({len(pairs) - len(scored)} listed, not scored); {inside} inside the shown range")
+    print("  sources: " + ", ".join(sorted({p.run.source for p in pairs})))
+    best, error = fit_handoff(settings)
+    print(f"  fitted: handoff_ms {best:g} (median |error| {error:.1%}; data/estimator.yaml machine.handoff_ms)")
+    return {"mixed_median": median_error(scored), "mixed_runs": len(scored),
+            "mixed_inside": inside / len(scored) if scored else 0.0}
 
 
 if __name__ == "__main__":

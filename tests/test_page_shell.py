@@ -55,5 +55,5 @@ def test_scripts_are_deferred_and_a_page_loads_only_those_it_uses(site):
     models = SCRIPT.findall(page_path(site, "en", "models").read_text(encoding="utf-8"))
     assert all("defer" in attributes for _, attributes in home + models)
     assert not any(src.endswith("browse.js") for src, _ in home)  # no filter, no table
-    assert [src.rsplit("/", 1)[1] for src, _ in models][-4:] == ["calculator.js", "browse.js", "verdict.js",
-                                                                  "device.js"]
+    assert [src.rsplit("/", 1)[1] for src, _ in models][-5:] == ["calculator.js", "browse.js", "verdict.js",
+                                                                  "device.js", "machine.js"]

@@ -24,6 +24,7 @@ from tps_atlas.i18n.phrases import LANGUAGES
 from tps_atlas.pages.figures import model_figures
 from tps_atlas.web.data import site_data, write_site_data
 
+from tests.support.paths import ROOT
 from tests.support.node import NODE, built_page_parts, run_node
 from tests.support.site_build import page_path
 
@@ -527,6 +528,7 @@ class Twin:
 
 
 DIRECT = "test_each_decision_agrees_with_its_twin"
+MACHINES = "tests/test_machine_parity.py::test_js_machine_verdict_matches_python"
 TWINS = {
     ("calculator", "quant"): Twin("tps_atlas.estimate.settings:Settings.quant"),
     ("calculator", "allowedQuants"): Twin("tps_atlas.estimate.settings:Settings.allowed_quants"),
@@ -564,6 +566,14 @@ TWINS = {
     ("calculator", "searchCards"): Twin("tps_atlas.catalogue.cards:search_cards",
                                         "test_js_device_search_ranks_as_python"),
     ("verdict", "decide"): Twin("tps_atlas.estimate.verdict:decide", "test_js_verdict_matches_python"),
+    # The machine of several GPUs: compared in tests/test_machine_parity.py on random machines and bad links.
+    ("calculator", "layerSplit"): Twin("tps_atlas.estimate.machine:layer_split", MACHINES),
+    ("calculator", "machineVerdict"): Twin("tps_atlas.estimate.machine_verdict:machine_verdict", MACHINES),
+    ("calculator", "machineCommand"): Twin("tps_atlas.estimate.machine_verdict:machine_command", MACHINES),
+    ("calculator", "machineLink"): Twin("tps_atlas.estimate.machine_verdict:machine_link", MACHINES),
+    ("calculator", "machineOs"): Twin("tps_atlas.estimate.machine_settings:MachineSettings.os_budget", MACHINES),
+    ("calculator", "parseMachine"): Twin("tps_atlas.estimate.machine_verdict:parse_machine",
+                                         "tests/test_machine_parity.py::test_js_refuses_the_links_python_refuses"),
     ("verdict", "forKind"): Twin("tps_atlas.catalogue.cards:Card.kind"),
 }
 # Exports that decide nothing a Python function decides: each with where it is checked instead.
@@ -612,7 +622,11 @@ def test_every_twin_is_a_python_function_compared_by_a_test_here(name):
     twin = TWINS[name]
     found = python_function(twin.python)
     assert callable(found) or isinstance(found, property), twin.python
-    assert twin.compared_by.startswith("test_") and callable(globals().get(twin.compared_by)), twin.compared_by
+    if "::" in twin.compared_by:  # a test of another module, named by file and function
+        path, test = twin.compared_by.split("::")
+        assert f"\ndef {test}(" in (ROOT / path).read_text(encoding="utf-8"), twin.compared_by
+    else:
+        assert twin.compared_by.startswith("test_") and callable(globals().get(twin.compared_by)), twin.compared_by
     assert twin.compared_by != DIRECT or name[1] in GENERATORS, f"{name[1]}: no case generator in GENERATORS"
 
 

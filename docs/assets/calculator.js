@@ -1053,6 +1053,296 @@
     return found.slice(0, limit).map(function (x) { return x.card; });
   }
 
+  // ------------------------------------------------------------ a machine (tps_atlas/estimate/machine.py, machine_verdict.py)
+  // One to four GPUs of any mix and the RAM beside them: llama.cpp's layer split in proportion to each
+  // card's room, a token through the cards one after another, the rest in RAM where they cannot hold it.
+  // Kept in its own section: the functions above are shared with the single-device estimator.
+
+  function machineOs(data, id) {
+    var m = data.settings.machine, found = null;
+    m.os.forEach(function (o) { if (o.id === (id || m.default_os)) found = o; });
+    return found;
+  }
+
+  // What llama.cpp may allocate on one card of the machine: only the main GPU keeps the desktop.
+  function machineCardBudget(card, os, main) {
+    var headless = card.budget_gb + (card.display_gb || 0);
+    return main && card.display_gb ? headless - os.display_reserve_gb : headless;
+  }
+
+  // The fastest card (most bandwidth reached), the first of equals.
+  function machineMainGpu(cards, q, calibration) {
+    var best = 0, speed = -1;
+    cards.forEach(function (c, i) {
+      var s = c.bandwidth_gb_s * efficiency(calibration, q, c);
+      if (s > speed) { speed = s; best = i; }
+    });
+    return best;
+  }
+
+  function machineRooms(machine, memory, main) {
+    return machine.cards.map(function (c, i) {
+      return machineCardBudget(c, machine.os, i === main) - memory.buffer_gb - (i === main ? memory.vision_gb || 0 : 0);
+    });
+  }
+
+  // Whole layers per card in proportion to its room, never more than it holds; null if they do not fit.
+  function layerSplit(layers, layerGb, room) {
+    var caps = room.map(function (r) { return layerGb > 0 ? Math.max(0, Math.floor(r / layerGb + 1e-9)) : layers; });
+    var sum = function (list) { return list.reduce(function (a, b) { return a + b; }, 0); };
+    if (sum(caps) < layers) return null;
+    var total = sum(room.map(function (r) { return Math.max(r, 0); }));
+    var targets = room.map(function (r) { return layers * Math.max(r, 0) / total; });
+    var counts = targets.map(function (t, i) { return Math.min(caps[i], Math.floor(t)); });
+    while (sum(counts) < layers) {
+      var pick = -1;
+      for (var i = 0; i < room.length; i++) {
+        if (counts[i] < caps[i] && (pick < 0 || targets[i] - counts[i] > targets[pick] - counts[pick])) pick = i;
+      }
+      counts[pick] += 1;
+    }
+    return counts;
+  }
+
+  function machineShares(machine, counts, layers, perLayerGb, readGb, room, memory, main, q, calibration) {
+    return machine.cards.map(function (card, i) {
+      var part = counts[i] / layers, reads = readGb * part;
+      var always = memory.buffer_gb + (i === main ? memory.vision_gb || 0 : 0);
+      return { card: card, layers: counts[i], budget_gb: room[i] + always, used_gb: counts[i] * perLayerGb + always,
+               read_gb: reads, ms: 1000 * reads / (card.bandwidth_gb_s * efficiency(calibration, q, card)) +
+                 overheadMs(calibration, card) * part };
+    });
+  }
+
+  function handoffMs(shares, limits) {
+    var used = shares.filter(function (s) { return s.layers > 0; }).length;
+    return limits.handoff_ms * Math.max(0, used - 1);
+  }
+
+  function sharesMs(shares, limits) {
+    return shares.reduce(function (a, s) { return a + s.ms; }, 0) + handoffMs(shares, limits);
+  }
+
+  function machinePrompt(model, shares, layers, calibration) {
+    var seconds = 0;
+    for (var i = 0; i < shares.length; i++) {
+      if (!shares[i].layers) continue;
+      var speed = promptTokensPerSecond(model, shares[i].card, calibration);
+      if (!speed) return null;
+      seconds += shares[i].layers / layers / speed;
+    }
+    return seconds ? 1 / seconds : null;
+  }
+
+  // Every card holds its own compute buffer.
+  function machineMemory(memory, cards) {
+    var out = Object.assign({}, memory, { buffer_gb: memory.buffer_gb * cards });
+    out.total_gb = out.weights_gb + out.kv_gb + out.buffer_gb + (out.vision_gb || 0);
+    return out;
+  }
+
+  function machineRange(machine, calibration) {
+    var low = Infinity, high = 0;
+    machine.cards.forEach(function (c) {
+      var r = speedRange(calibration, c);
+      low = Math.min(low, r.low); high = Math.max(high, r.high);
+    });
+    return { low: low, high: high };
+  }
+
+  // The least-compressed candidate whose every layer the cards hold (machine.machine_fit), or null.
+  function machineFit(data, model, machine, calibration, candidates, context) {
+    var settings = data.settings, limits = settings.machine;
+    var n = model.architecture ? model.architecture.layers : 100;
+    var totalMemory = machine.cards.reduce(function (a, c) { return a + memoryGb(c, settings, calibration); }, 0);
+    for (var i = 0; i < candidates.length; i++) {
+      var q = candidates[i].quant, memory = calibratedMemory(candidates[i].memory, context, settings, calibration);
+      var main = machineMainGpu(machine.cards, q, calibration), room = machineRooms(machine, memory, main);
+      var perLayer = (memory.weights_gb + memory.kv_gb) / n, counts = layerSplit(n, perLayer, room);
+      if (!counts) continue;
+      var read = memory.weights_gb * model.read_parameters_b / model.parameters_b +
+        memory.kv_gb * (calibration.kv_read_factor || 0);
+      var shares = machineShares(machine, counts, n, perLayer, read, room, memory, main, q, calibration);
+      var tokS = 1000 / sharesMs(shares, limits), need = machineMemory(memory, machine.cards.length);
+      var range = machineRange(machine, calibration), prompt = machinePrompt(model, shares, n, calibration);
+      return { card: machine.cards[main], quant: q, memory: need, need_gb: need.total_gb, tok_s: tokS,
+               tok_s_low: tokS * range.low, tok_s_high: tokS * range.high,
+               fit: need.total_gb <= settings.fit.comfortable * totalMemory ? "comfortable" : "tight",
+               prompt_tok_s: prompt, ttft_s: prompt ? context / prompt : null, context: context,
+               shares: shares, main_gpu: main, tensor_split: counts, machine: machine };
+    }
+    return null;
+  }
+
+  function machineRamFree(data, machine) {
+    return machine.system.size_gb * data.settings.budget.gb_per_gib - machine.os.ram_keeps_gb;
+  }
+
+  // The cards full and the rest in RAM (machine._offload_at), or null.
+  function machineOffloadAt(data, model, machine, calibration, context, memory, q, ramFree) {
+    var ram = data.ram, limits = data.settings.machine, layers = model.architecture.layers;
+    var main = machineMainGpu(machine.cards, q, calibration), room = machineRooms(machine, memory, main);
+    var kvRead = memory.kv_gb * (calibration.kv_read_factor || 0);
+    var expertsB = expertParametersB(model), placement = null, counts = null, gpuRead = 0, perLayer = 0;
+    if (expertsB !== null) {
+      var expertsGb = memory.weights_gb * expertsB / model.parameters_b, sharedGb = memory.weights_gb - expertsGb;
+      var layerGb = expertsGb / layers, readShare = model.experts_active / model.experts_total;
+      var always = (sharedGb + memory.kv_gb) / layers;
+      for (var cpu = 1; cpu <= layers; cpu++) {
+        perLayer = always + layerGb * (layers - cpu) / layers;
+        counts = layerSplit(layers, perLayer, room);
+        if (!counts) continue;
+        var ramGb = cpu * layerGb;
+        if (ramGb > ramFree) return null;
+        var vramRead = sharedGb + (layers - cpu) * layerGb * readShare;
+        gpuRead = vramRead + kvRead;
+        placement = { mode: "experts", layers: layers, cpu_layers: cpu, gpu_layers: layers - cpu,
+                      ram_gb: ramGb, vram_read_gb: vramRead, ram_read_gb: cpu * layerGb * readShare, kv_gpu_share: 1 };
+        break;
+      }
+    }
+    if (!placement) {
+      perLayer = (memory.weights_gb + memory.kv_gb) / layers;
+      var caps = room.reduce(function (a, r) { return a + Math.max(0, Math.floor(r / perLayer)); }, 0);
+      var onGpus = Math.min(layers - 1, caps);
+      if (onGpus < 1) return null;
+      counts = layerSplit(onGpus, perLayer, room);
+      var read = memory.weights_gb * model.read_parameters_b / model.parameters_b, share = onGpus / layers;
+      var inRam = (layers - onGpus) * perLayer;
+      if (inRam > ramFree) return null;
+      gpuRead = read * share + kvRead * share;
+      placement = { mode: "layers", layers: layers, cpu_layers: layers - onGpus, gpu_layers: onGpus, ram_gb: inRam,
+                    vram_read_gb: read * share, ram_read_gb: read * (1 - share), kv_gpu_share: share };
+    }
+    var gpuLayers = counts.reduce(function (a, b) { return a + b; }, 0);
+    var shares = machineShares(machine, counts, gpuLayers, perLayer, gpuRead, room, memory, main, q, calibration);
+    placement.gpu_gb = shares.reduce(function (a, s) { return a + s.used_gb; }, 0);
+    var ramRead = placement.ram_read_gb + kvRead * (1 - placement.kv_gpu_share);
+    var ms = sharesMs(shares, limits) + 1000 * ramRead / (machine.system.kind.bandwidth_gb_s * ram.efficiency) +
+      ram.overhead_ms;
+    var tokS = 1000 / ms, prompt = machinePrompt(model, shares, gpuLayers, calibration), ttft = null;
+    if (prompt) ttft = context / prompt + Math.ceil(context / ram.batch_tokens) * placement.ram_gb / ram.pcie_gb_s;
+    var need = machineMemory(memory, machine.cards.length);
+    return { card: machine.cards[main], quant: q, memory: need, need_gb: need.total_gb, tok_s: tokS,
+             tok_s_low: tokS * ram.range.low, tok_s_high: tokS * ram.range.high, fit: "offload",
+             prompt_tok_s: ttft ? context / ttft : null, ttft_s: ttft, placement: placement, system: machine.system,
+             context: context, shares: shares, main_gpu: main, tensor_split: counts, machine: machine };
+  }
+
+  // The shortfall quant (verdict.shortfall_quant): the native format, else the most compressed allowed.
+  function machineShortfallQuant(settings, model, floor, ceiling) {
+    if (model.native_format) return quant(settings, model.native_format);
+    var allowed = allowedQuants(settings, floor, ceiling);
+    return allowed.length ? allowed[allowed.length - 1] : quant(settings, floor);
+  }
+
+  function machineReason(model, need, usable, ramFree) {
+    if (need > usable + ramFree) return "memory";
+    return model.architecture ? "placement" : "no_layout";
+  }
+
+  // The verdict for a machine (machine_verdict.machine_verdict): {kind: fits | offload | none, estimate,
+  // reason, shortfall}; one card is the single-device estimator at the machine's RAM and OS.
+  function machineVerdict(data, modelId, machine, options) {
+    options = options || {};
+    var settings = data.settings, model = data.models[modelId];
+    if (!model) throw new Error("unknown model: " + modelId);
+    var calibration = data.calibrations[options.calibration || data.calibration];
+    var context = options.context || settings.context_tokens;
+    var floor = quant(settings, options.floor || settings.min_quality).name;
+    var ram = Object.assign({}, data.ram, { os_keeps_gb: machine.os.ram_keeps_gb });
+    var candidates = candidateMemories(model, settings, context, floor, options.kvPrecision, options.ceiling);
+    var offloads = offloadCandidates(model, settings, ram, context, floor, options.kvPrecision);
+    var ramFree, e;
+    if (machine.cards.length === 1) {
+      var one = machine.cards[0];
+      var card = one.display_gb ? Object.assign({}, one, { budget_gb: machineCardBudget(one, machine.os, true) }) : one;
+      e = estimate(model, card, settings, calibration, candidates, context);
+      if (e.fit !== "none") return { kind: "fits", estimate: e, machine: machine };
+      var o = offloadEstimate(model, card, settings, calibration, machine.system, ram, offloads, context);
+      if (o) return { kind: "offload", estimate: o, machine: machine };
+      var s = shortfallOf(model, card, settings, calibration, context, floor, options.kvPrecision, options.ceiling);
+      ramFree = Math.max(0, ramRoomGb(machine.system, settings, ram, calibration));
+      return { kind: "none", shortfall: s, machine: machine, card: card,
+               reason: card.unified ? "no_system_ram" : machineReason(model, s.need_gb, s.usable_gb, ramFree) };
+    }
+    e = machineFit(data, model, machine, calibration, candidates, context);
+    if (e) return { kind: "fits", estimate: e, machine: machine };
+    ramFree = machineRamFree(data, machine);
+    if (model.architecture) {
+      for (var i = 0; i < offloads.length; i++) {
+        var memory = calibratedMemory(offloads[i].memory, context, settings, calibration);
+        var found = machineOffloadAt(data, model, machine, calibration, context, memory, offloads[i].quant, ramFree);
+        if (found) return { kind: "offload", estimate: found, machine: machine };
+      }
+    }
+    var q = machineShortfallQuant(settings, model, floor, options.ceiling);
+    var need = machineMemory(calibratedMemory(memoryNeeded(model, q, context, settings, options.kvPrecision), context,
+                                              settings, calibration), machine.cards.length).total_gb;
+    var main = machineMainGpu(machine.cards, q, calibration);
+    var usable = machine.cards.reduce(function (a, c, j) { return a + machineCardBudget(c, machine.os, j === main); }, 0);
+    return { kind: "none", machine: machine, card: machine.cards[main],
+             shortfall: { quant: q, need_gb: need, usable_gb: usable, shortfall_gb: need - usable,
+                          shown_gb: Math.max(need - usable, settings.fit.smallest_shortfall_gb || 0) },
+             reason: machineReason(model, need, usable, ramFree) };
+  }
+
+  // The llama-server line of a machine's estimate: the layer counts as --tensor-split, --main-gpu.
+  function machineCommand(modelId, e, context, kvPrecision) {
+    var line = llamaServer(modelId, e, context, kvPrecision, 1);
+    if (!e.tensor_split || e.tensor_split.length < 2) return line;
+    var split = " --tensor-split " + e.tensor_split.join(",") + " --main-gpu " + e.main_gpu;
+    var fa = line.indexOf(" -fa on");
+    return fa < 0 ? line + split : line.slice(0, fa) + split + line.slice(fa);
+  }
+
+  // A machine from its short form (machine_verdict.parse_machine): ID[,ID…][~RAM_GB[~KIND[~OS]]]. Untrusted
+  // (a link): {machine} or {error: what was wrong}, never an exception, nothing of it kept as markup.
+  var MACHINE_ID = /^[a-z0-9][a-z0-9._-]{0,79}$/, MACHINE_SIZE = /^[0-9]{1,6}(\.[0-9]{1,2})?$/;
+
+  function parseMachine(data, text) {
+    var limits = data.settings.machine;
+    if (typeof text !== "string" || !text || text.length > 400) return { error: "form" };
+    var parts = text.split("~");
+    if (parts.length > 4) return { error: "form" };
+    var ids = parts[0].split(",");
+    if (ids.length > limits.max_cards) return { error: "cards" };
+    var byId = {}, cards = [];
+    data.cards.forEach(function (c) { byId[c.id] = c; });
+    for (var i = 0; i < ids.length; i++) {
+      if (!MACHINE_ID.test(ids[i]) || !has(byId, ids[i])) return { error: "card" };
+      cards.push(byId[ids[i]]);
+    }
+    if (cards.length > 1 && cards.some(function (c) { return c.unified; })) return { error: "unified" };
+    var size = data.ram.default.size_gb;
+    if (parts.length > 1 && parts[1]) {
+      if (!MACHINE_SIZE.test(parts[1]) || !(Number(parts[1]) > 0) || Number(parts[1]) > limits.max_ram_gb) {
+        return { error: "ram" };
+      }
+      size = Number(parts[1]);
+    }
+    var kindId = parts.length > 2 && parts[2] ? parts[2] : data.ram.default.kind, kind = null;
+    data.ram.kinds.forEach(function (k) { if (k.id === kindId) kind = k; });
+    if (!kind) return { error: "ram_kind" };
+    var os = machineOs(data, parts.length > 3 && parts[3] ? parts[3] : null);
+    if (!os) return { error: "os" };
+    return { machine: { cards: cards, system: { size_gb: size, kind: kind }, os: os } };
+  }
+
+  // The short form, defaults left out from the end (machine_verdict.machine_link).
+  function machineLink(data, machine) {
+    var parts = [machine.cards.map(function (c) { return c.id; }).join(","), String(machine.system.size_gb),
+                 machine.system.kind.id, machine.os.id];
+    var defaults = ["", String(data.ram.default.size_gb), data.ram.default.kind, data.settings.machine.default_os];
+    while (parts.length > 1 && parts[parts.length - 1] === defaults[parts.length - 1]) parts.pop();
+    return parts.join("~");
+  }
+
+  var machineApi = {
+    layerSplit: layerSplit, machineVerdict: machineVerdict, machineCommand: machineCommand,
+    parseMachine: parseMachine, machineLink: machineLink, machineOs: machineOs,
+  };
+
   var api = {
     quant: quant, allowedQuants: allowedQuants, modelQuants: modelQuants, weightsGb: weightsGb, kvCacheGb: kvCacheGb,
     memoryNeeded: memoryNeeded, efficiency: efficiency, tokensPerSecond: tokensPerSecond, verdict: verdict,
@@ -1066,6 +1356,8 @@
     ramSystem: ramSystem, llamaServer: llamaServer, cardHref: cardHref, shortfallOf: shortfallOf, raisedRun: raisedRun,
     cardFigures: cardFigures, cardTablesHtml: cardTablesHtml, foldName: foldName, searchCards: searchCards,
   };
+
+  Object.assign(api, machineApi);
 
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   if (typeof document === "undefined") return;

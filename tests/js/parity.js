@@ -14,6 +14,8 @@
 //              reason, shortfall_quant, shortfall_gb, ...}] (docs/assets/verdict.js)
 //   exports    -> [[module, name], ...] every function calculator.js and verdict.js export
 //   call       [{module, fn, args}] -> [what the function returns] (args may hold references: {"$card": id}, ...)
+//   machines   [{model, link, context, floor, kv}] -> [{kind, quant, tok_s, tensor_split, main_gpu, command, reason,
+//              need_gb, error}] (calculator.js machineVerdict on the machine of a ?machine= link)
 //   search     [{query, limit}] -> [[card id, ...]] best first (the device picker's ranking)
 //   answers    [{model, name, ui, options}] -> per case, per card of the data: [card, kind, fit, quant, speed, range,
 //              need, shown, shortfall_gb] as the "My device" answer of a model page words it (ui: the page's
@@ -85,6 +87,16 @@ const tasks = {
     } catch (error) {
       return { error: String(error.message || error) };
     }
+  }),
+  machines: (cases) => cases.map((c) => {
+    const parsed = calc.parseMachine(data, c.link);
+    if (parsed.error) return { error: parsed.error };
+    const v = calc.machineVerdict(data, c.model, parsed.machine, options(c));
+    const e = v.estimate;
+    return { kind: v.kind, quant: e ? e.quant.name : v.shortfall.quant.name, tok_s: e ? e.tok_s : null,
+             tensor_split: e && e.tensor_split ? e.tensor_split : null, main_gpu: e ? (e.main_gpu || 0) : null,
+             command: e ? calc.machineCommand(c.model, e, e.context, c.kv) : null, reason: v.reason || null,
+             need_gb: e ? e.need_gb : v.shortfall.need_gb, link: calc.machineLink(data, parsed.machine) };
   }),
   search: (cases) => cases.map((c) => calc.searchCards(data.cards, c.query, c.limit).map((card) => card.id)),
   estimates: (cases) => cases.map((c) => {

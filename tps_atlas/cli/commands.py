@@ -104,6 +104,13 @@ def command_estimate(args) -> None:
         system = ram.system(args.ram, args.ram_kind)
     calibration = settings.calibration(args.calibration)
     model = model.for_calibration(calibration.name)
+    if args.cards is not None:
+        from tps_atlas.cli.machine_output import command_machine
+
+        assert system is not None
+        return command_machine(args, model, catalogue, settings, calibration, system, ram)
+    if args.os is not None:
+        raise DataError("command line", "--os", "--cards as well (the OS of a machine)", args.os)
     figures = model_figures(model, catalogue.cards, settings, calibration,
                             context=args.context, floor=args.min_quality, quant=args.quant,
                             kv_precision=args.kv_cache, ceiling=args.max_quality, system=system)

@@ -79,6 +79,9 @@ def parser() -> argparse.ArgumentParser:
     est.add_argument("--ram", type=float, metavar="GB",
                      help="system RAM for models that do not fit the card (default: data/ram.yaml)")
     est.add_argument("--ram-kind", metavar="NAME", help="kind of system RAM, an id of data/ram.yaml")
+    est.add_argument("--cards", metavar="ID,ID[,…]",
+                     help="a machine: one to four GPU ids (any mix), in llama.cpp's device order")
+    est.add_argument("--os", metavar="OS", help="with --cards: windows, linux or linux-headless (what it keeps)")
     est.add_argument("--calibration", metavar="NAME", help="calibration from data/estimator.yaml")
     est.add_argument("--all", action="store_true", help="also list the cards that cannot run it")
     est.add_argument("--json", action="store_true")

@@ -10,6 +10,7 @@ from typing import Iterable
 
 from tps_atlas.cache import cached
 from tps_atlas.estimate.budget import (MemoryBudget, read_budget)
+from tps_atlas.estimate.machine_settings import MachineSettings, read_machine
 from tps_atlas.paths import DATA_DIR
 from tps_atlas.catalogue.limits import MAX_CARD_MEMORY_GB, MAX_CONTEXT
 from tps_atlas.catalogue.models import Model
@@ -46,6 +47,7 @@ class Settings:
     quant_families: dict[str, str] = field(default_factory=dict)   # quant name (upper case) -> family
     reference_quant_family: str = "k"
     budget: MemoryBudget | None = None   # fit.budget: the rule of calibrations with fit: budget
+    machine: MachineSettings | None = None   # machine: several GPUs and the RAM beside them (machine.py)
 
     def family_of(self, name: str) -> str:
         return self.quant_families.get(name.upper(), "")
@@ -135,6 +137,7 @@ def read_settings(path: Path) -> Settings:
     memory = r.mapping("memory")
     kv_bytes = memory.mapping("kv_bytes_per_element")
     calibrations = r.mapping("calibrations")
+    machine = r.mapping("machine", required=False)
     settings = Settings(
         file=str(path),
         context_tokens=r.integer("context_tokens", minimum=1, maximum=MAX_CONTEXT),
@@ -162,6 +165,7 @@ def read_settings(path: Path) -> Settings:
         quant_families=family_of,
         reference_quant_family=reference_family,
         budget=read_budget(budget_reader) if budget_reader is not None else None,
+        machine=read_machine(machine) if machine is not None else None,
     )
     for reader in (fit, kv_bytes, memory, calibrations, r):
         reader.finish()

@@ -8,6 +8,9 @@ One record per (model, device, settings), of one of four kinds:
 - ``NoRun``: it does not run, for one ``reason``, short by ``shortfall`` at the quant the table
   would show (the model's native format, else the most compressed allowed quant).
 
+A machine of several GPUs (``machine.py``) gets the same kinds, with ``machine`` set: ``Fits`` when
+its cards hold the model, ``Offload`` with part in its RAM, ``NoRun``; ``card`` is then its main GPU.
+
 Nothing here knows MkDocs, a language or a page: the pages, the command line and the browser
 word these records and decide nothing again. The order of the kinds is the order of the
 question a reader asks: on the device alone, then with the RAM beside it, then with more of it.
@@ -29,6 +32,7 @@ from tps_atlas.catalogue.quants import Quant
 from tps_atlas.estimate.offload import OffloadEstimate
 from tps_atlas.estimate.budget import GB_PER_GIB, RaisedLimit, keeps_display
 from tps_atlas.estimate.fit import Miss
+from tps_atlas.estimate.machine import Machine
 
 
 class Reason(enum.Enum):
@@ -109,6 +113,7 @@ class Fits:
     card: Card
     estimate: Fit
     beyond_context: int | None = None   # the model's max_context, when the context is above it
+    machine: Machine | None = None   # the machine of several GPUs this verdict is for
     kind: ClassVar[Literal["fits"]] = "fits"
 
     @property
@@ -124,6 +129,7 @@ class Offload:
     estimate: OffloadEstimate
     shortfall: Shortfall
     beyond_context: int | None = None
+    machine: Machine | None = None   # the machine of several GPUs this verdict is for
     kind: ClassVar[Literal["offload"]] = "offload"
 
 
@@ -166,6 +172,7 @@ class NoRun:
     shortfall: Shortfall
     beyond_context: int | None = None
     raised: RaisedRun | None = None
+    machine: Machine | None = None   # the machine of several GPUs this verdict is for
     kind: ClassVar[Literal["none"]] = "none"
 
 

@@ -27,5 +27,11 @@ def define_env(env) -> None:
         return renderer().render_cards_index()
 
     @env.macro
+    def machine_page() -> str:
+        from tps_atlas.web.machine_ui import machine_page_html
+
+        return machine_page_html(renderer().phrases)
+
+    @env.macro
     def methodology() -> str:
         return renderer().render_methodology()

@@ -30,6 +30,7 @@ from tps_atlas.records.fields import FieldReader
 from tps_atlas.records.strict_yaml import load_yaml
 from tps_atlas.paths import DATA_DIR, TEMPLATES
 from tps_atlas.web.ui import ui_labels
+from tps_atlas.web.machine_ui import machine_methodology
 
 # The card table's column headings: the built table's, and the browser calculator's on a
 # page whose static table is empty.
@@ -200,4 +201,4 @@ class Renderer:
 
     def render_methodology(self) -> str:
         return self.render("methodology.html", m=browse.methodology(self.phrases, self.settings, self.calibration),
-                           o=offload_methodology(self.phrases))
+                           o=offload_methodology(self.phrases), mm=machine_methodology(self.phrases))

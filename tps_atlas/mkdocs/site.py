@@ -42,6 +42,8 @@ PAGE_TITLES = {
                  N_("Every open-weight language model against every graphics card: memory needed, speed and fit.")),
     "models.md": (N_("All models"), N_("Every open-weight model we track, with the cards that run it.")),
     "cards.md": (N_("All cards"), N_("Every graphics card and machine we track, by vendor and memory size.")),
+    "machine.md": (N_("My machine"),
+                   N_("Every model on your own machine: its GPUs, of any mix, and the RAM beside them.")),
     "methodology.md": (N_("How we estimate"), N_("The formulas, constants and measured accuracy behind every figure.")),
     "translators.md": (N_("Translators' guide"),
                        N_("How the phrase catalogues of this site are translated and checked.")),

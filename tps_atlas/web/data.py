@@ -27,8 +27,9 @@ from pathlib import Path
 from tps_atlas.records import vocabulary
 from tps_atlas.pages.card import CONTEXT_LIMIT
 from tps_atlas.estimate.budget import (BUFFER_REFERENCE_TOKENS, GB_PER_GIB, LOGIT_BYTES, UBATCH_TOKENS, MemoryBudget,
-                                     device_budget_gb, raised_limit)
+                                     device_budget_gb, keeps_display, raised_limit)
 from tps_atlas.catalogue.cards import Card
+from tps_atlas.measured.mixed_runs import load_mixed_runs
 from tps_atlas.catalogue.load import Catalogue
 from tps_atlas.catalogue.models import Model
 from tps_atlas.estimate.calibration import Calibration
@@ -105,6 +106,12 @@ def settings_data(s: Settings) -> dict:
             "default_kv_precision": s.default_kv_precision,
             "vision_encoder_bits_per_weight": s.vision_bits_per_weight,
         },
+        # A machine of several GPUs (tps_atlas/estimate/machine.py): its limits, handoff and what each OS keeps.
+        **({"machine": {"max_cards": s.machine.max_cards, "max_ram_gb": s.machine.max_ram_gb,
+                        "handoff_ms": s.machine.handoff_ms, "default_os": s.machine.default_os,
+                        "os": [{"id": o.id, "name": o.name, "ram_keeps_gb": o.ram_keeps_gb,
+                                "display_reserve_gb": o.display_reserve_gb} for o in s.machine.systems]}}
+           if s.machine else {}),
         # Best quality first, as in data/estimator.yaml: the order is the rank.
         "quants": [{"name": q.name, "bits_per_weight": q.bits_per_weight, "family": q.family,
                     **({"native_only": True} if q.native_only else {})}
@@ -117,6 +124,8 @@ def card_data(c: Card, budget: MemoryBudget | None = None) -> dict:
     return {
         # What the device gives under the memory budget, decided here once (tps_atlas/estimate/budget.py).
         **({"budget_gb": device_budget_gb(c, budget)} if budget else {}),
+        # The display reserve inside budget_gb: a machine keeps it on its main GPU only (estimate/machine.py).
+        **({"display_gb": budget.display_reserve_gb} if budget and keeps_display(c, budget) else {}),
         **({"raised": {"method": raised.method, "os": raised.os, "budget_gb": raised.budget_gb}} if raised else {}),
         "id": c.id,
         "name": c.name,
@@ -152,6 +161,7 @@ def ram_data(r: RamSettings) -> dict:
 def model_data(m: Model) -> dict:
     arch = m.architecture
     return {
+        "name": m.name,   # the machine page ranks every model by name (docs/assets/machine.js)
         "parameters_b": m.parameters_b,
         "active_parameters_b": m.active_parameters_b,
         "read_parameters_b": m.read_parameters_b,
@@ -201,6 +211,10 @@ def site_data(catalogue: Catalogue, settings: Settings, calibration: str | None 
         "models": {m.id: model_data(m) for m in catalogue.models},
         "measured": measured_data(catalogue, load_runs() if runs is None else runs),
         "ram": ram_data(load_ram()),
+        # Layer-split runs on machines of different GPUs, shown beside a machine's estimate (docs/assets/machine.js).
+        "mixed_measured": [{"cards": list(r.cards), "model": r.model, "quant": r.quant, "tok_s": r.tok_s,
+                            "date": r.date, "source": r.source}
+                           for r in load_mixed_runs() if r.split_mode == "layer" and r.quant],
     }
 
 

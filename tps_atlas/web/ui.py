@@ -23,6 +23,7 @@ from tps_atlas.estimate.offload import load_ram
 from tps_atlas.pages.offload import ram_kind_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases, placeholders
 from tps_atlas.pages.verdict_text import RAISED_CELL
+from tps_atlas.web.machine_ui import machine_labels
 
 
 def placeholders_of(text: str) -> set[str]:
@@ -156,6 +157,7 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
                       "unified": g(N_("On your {device} machine"))},
         "this_is_yours": g(N_("This is your device.")),
         "fit": {key: fit_label(p, key) for key in FIT_LABELS},
+        "machine": machine_labels(p),   # docs/assets/machine.js (tps_atlas/web/machine_ui.py)
         # TRANSLATORS: a button; {count} is a number of cards. Example: 'Show all 262 cards'.
         "show_all": plural_runs(p, NP_("Show all {count} card", "Show all {count} cards"), largest_count),
         # TRANSLATORS: {all} is the label of the tick box, “Also show cards that cannot run it”, as translated.
