@@ -128,7 +128,7 @@ class TpsAtlasPlugin(BasePlugin[TpsAtlasConfig]):
         return context
 
     def on_post_page(self, output, page, config):
-        return site.finish_page(output, self.renderer(config), config.site_url or "")
+        return site.finish_page(output, self.renderer(config))
 
     @event_priority(-200)
     def on_post_build(self, config):

@@ -28,7 +28,7 @@ from tps_atlas.catalogue.load import load_catalogue, load_portal
 from tps_atlas.errors import DataError
 from tps_atlas.estimate.settings import load_settings
 from tps_atlas.web.data import card_labels, write_card_labels, write_site_data
-from tps_atlas.pages.feed import TITLE as FEED_TITLE, feed_xml
+from tps_atlas.pages.feed import feed_xml
 from tps_atlas.i18n.phrases import LANGUAGES, N_, Phrases
 from tps_atlas.mkdocs.render import Renderer
 from tps_atlas.web.api.open_data import load_open_data
@@ -220,7 +220,7 @@ def alternates(url: str) -> list[dict]:
              "link": "/" + language_prefix(language) + bare} for language in LANGUAGES]
 
 
-def finish_page(output: str, r: Renderer, site_url: str) -> str:
+def finish_page(output: str, r: Renderer) -> str:
     """Put in the large card tables (kept out of Markdown and the search index), and point
     a translated page's search at its own language's index."""
     output = TABLE_SLOT.sub(lambda match: r.render_model_table(match.group(2)) if match.group(1) == "model"
@@ -231,11 +231,6 @@ def finish_page(output: str, r: Renderer, site_url: str) -> str:
     output = finish_shell(output, device_button(r.phrases.gettext("My device"),
                                                 r.phrases.gettext("Choose your GPU or machine")))
     prefix = language_prefix(r.phrases.language)
-    # Feed readers find the language's feed of newly added models from any of its pages.
-    feed = language_root(site_url, prefix) + "feed.xml"
-    title = escape(r.phrases.gettext(FEED_TITLE))
-    link = f'<link rel="alternate" type="application/atom+xml" title="{title}" href="{escape(feed)}">'
-    output = output.replace("</head>", link + "</head>", 1)
     if prefix:
         # With the trailing slash: material resolves "search/search_index.json" against this base.
         output = CONFIG_BASE.sub(lambda m: m.group(1) + m.group(2) + "/" + prefix + m.group(3),
