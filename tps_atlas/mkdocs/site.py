@@ -283,7 +283,8 @@ def finish_page(output: str, page, config) -> str:
     output = output.replace('<script id="__config"', str(r.ui_script()) + '<script id="__config"', 1)
     # The same words as the header button device.js labels (tps_atlas/web/ui.py: my_device, choose).
     output = finish_shell(output, device_button(r.phrases.gettext("My device"),
-                                                r.phrases.gettext("Choose your GPU or machine")))
+                                                r.phrases.gettext("Choose your GPU or machine")),
+                          ui_settings().table_page_rows, r.phrases.gettext)
     prefix = language_prefix(r.phrases.language)
     if prefix:
         # With the trailing slash: material resolves "search/search_index.json" against this base.
