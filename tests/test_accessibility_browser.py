@@ -1,7 +1,8 @@
 """axe-core in Chromium on one page of each kind, in each language: no violation of the rules
 Lighthouse's accessibility score is made of (WCAG 2.0-2.2 A and AA, and axe's best practices),
-on a phone's screen, after the pages' scripts ran; then the device picker and a table row's worked
-example used with the keyboard alone, and the same check on what they opened.
+on a phone's screen, after the pages' scripts ran, in the light and the dark colour scheme; then the
+device picker and a table row's worked example used with the keyboard alone, and the same check on
+what they opened.
 
 The pages are those benchmarks/lighthouse.py measures (its ``PAGES``), from the preview build.
 """
@@ -62,16 +63,40 @@ def open_settled(context, url: str):
     return page
 
 
+# A reader's system asks for a scheme (prefers-color-scheme); Material shows it: default or slate.
+SCHEMES = {"light": "default", "dark": "slate"}
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_no_page_of_the_set_breaks_an_accessibility_rule(phone, server, axe_script, language):
+def test_no_page_of_the_set_breaks_an_accessibility_rule(browser, server, axe_script, language, scheme):
+    context = new_context(browser, server, viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme)
     found = {}
-    for path in PAGES:
-        page = open_settled(phone, f"{server}{prefix(language)}{path}")
-        problems = violations(page, axe_script)
-        if problems:
-            found["/" + prefix(language) + path] = problems
-        page.close()
+    try:
+        for path in PAGES:
+            page = open_settled(context, f"{server}{prefix(language)}{path}")
+            shown = page.get_attribute("body", "data-md-color-scheme")
+            problems = violations(page, axe_script)
+            if shown != SCHEMES[scheme]:
+                problems.append(f"the page shows the {shown} scheme")
+            if problems:
+                found["/" + prefix(language) + path] = problems
+            page.close()
+    finally:
+        context.close()
     assert not found, found
+
+
+def test_the_scheme_toggle_is_named_in_the_pages_language_and_switches(phone, server, axe_script):
+    """The header's toggle says what it does in Dutch; pressed, the page turns dark and stays readable."""
+    page = open_settled(phone, f"{server}nl/models/{TYPICAL_MODEL}/")
+    toggle = page.locator("label[for=__palette_1]")
+    assert toggle.get_attribute("title") == "Overschakelen naar het donkere kleurenschema"
+    toggle.click()
+    page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    back = page.locator("label[for=__palette_0]")
+    assert back.get_attribute("title") == "Overschakelen naar het lichte kleurenschema"
+    assert not violations(page, axe_script)
 
 
 def test_the_device_picker_and_a_row_work_from_the_keyboard_and_say_what_they_did(phone, server, axe_script):

@@ -57,3 +57,29 @@ def test_scripts_are_deferred_and_a_page_loads_only_those_it_uses(site):
     assert not any(src.endswith("browse.js") for src, _ in home)  # no filter, no table
     assert [src.rsplit("/", 1)[1] for src, _ in models][-5:] == ["calculator.js", "browse.js", "verdict.js",
                                                                   "device.js", "machine.js"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_colour_scheme_toggles_are_named_in_the_pages_language(site, language):
+    p = Phrases(language)
+    page = page_path(site, language, "models", "llama-3.1-8b").read_text(encoding="utf-8")
+    form = page[page.index('data-md-component="palette"'):]
+    form = form[:form.index("</form>")]
+    for name in ("Switch to the dark scheme", "Switch to the light scheme"):
+        words = html.escape(p.gettext(name), quote=True)
+        assert f'aria-label="{words}"' in form and f'title="{words}"' in form
+    if language != "en":
+        assert "Switch to the" not in form
+
+
+def test_a_model_tables_first_layout_holds_its_first_page_of_rows_and_the_html_every_row(site):
+    """The head's rule leaves out rows past data/ui.yaml's page length until calculator.js takes over;
+    the rows themselves are all in the HTML, unmarked."""
+    from tps_atlas.mkdocs.render import ui_settings
+    rows = ui_settings().table_page_rows
+    model = page_path(site, "en", "models", "llama-3.2-1b").read_text(encoding="utf-8")
+    head = model[:model.index("</head>")]
+    assert f"tr:nth-child(n+{rows + 1}) {{ display: none; }}" in head and ":not(:has(~ .tps-more))" in head
+    assert model.count('<tr data-card="') > rows
+    card = page_path(site, "en", "cards", "geforce-rtx-4090").read_text(encoding="utf-8")
+    assert "nth-child" not in card[:card.index("</head>")]

@@ -4,18 +4,25 @@ paint of a phone should need no script to move it, and every control should have
 - the header's "My device" button, in the HTML (docs/assets/device.js only relabels it once a
   device is chosen), so that it does not push the header's other buttons aside after load;
 - a name for Material's search dialog (its own label of the search field, in the page's language);
+- the colour-scheme toggle's names in the page's language (mkdocs.yml names them in English);
 - only the scripts the page uses: browse.js on pages with a filter or a table, no other; Material's
   bundle deferred like ours (mkdocs.yml), in the same order, so that no script holds up the first paint;
 - each table's column names as the custom properties the phone layout labels its cells with
-  (what calculator.js's labelColumns sets), so that the labels are there before any script runs.
+  (what calculator.js's labelColumns sets), so that the labels are there before any script runs;
+- a model table's rows past its first page (data/ui.yaml table_page_rows) left out of the first
+  layout, as calculator.js hides them once it runs: the HTML holds every row (for search engines,
+  readers without scripts and the open-data checks), but a phone lays out hundreds of rows fewer.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
 from markupsafe import Markup, escape
+
+from tps_atlas.i18n.phrases import N_
 
 SEARCH_BUTTON = '<label class="md-header__button md-icon" for="__search">'
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
@@ -28,6 +35,14 @@ TABLE_HEAD = re.compile(r'<table class="tps-table[^"]*"(?P<rest>[^>]*)>(?P<inner
 HEADER_CELL = re.compile(r"<th(?:\s[^>]*)?>(.*?)</th>", re.S)
 FIRST_NODE = re.compile(r"\s*(?:<(?P<tag>[a-z]+)[^>]*>(?P<element>.*?)</(?P=tag)>|(?P<text>[^<]+))", re.S)
 MARKUP = re.compile(r"<[^>]*>")
+# The names mkdocs.yml gives the palette toggles (theme.palette[].toggle.name), as Material writes them.
+PALETTE_NAMES = (N_("Switch to the dark scheme"), N_("Switch to the light scheme"))
+MODEL_TABLE = '<table class="tps-table tps-cards-table"'
+# Until calculator.js has put its "show all" button after the table (.tps-more), the rows past the
+# first page are not drawn; with scripts off (.no-js) every row shows. A browser without :has()
+# drops the rule and draws every row, as before.
+FIRST_ROWS_STYLE = ("<style>html:not(.no-js) .tps-cards-table:not(:has(~ .tps-more)) > tbody > "
+                    "tr:nth-child(n+{first_hidden}) {{ display: none; }}</style>")
 
 
 def device_button(my_device: str, choose: str) -> Markup:
@@ -55,8 +70,28 @@ def column_labels(table: re.Match) -> str:
     return f'{opening} style="{escape("; ".join(labels))}">{rest}'
 
 
-def finish_shell(output: str, button: Markup) -> str:
-    """The header button, the search dialog's name, the scripts this page uses, the tables' labels."""
+def first_rows_style(page_rows: int) -> str:
+    """The head's rule that draws a model table's first ``page_rows`` rows only."""
+    return FIRST_ROWS_STYLE.format(first_hidden=page_rows + 1)
+
+
+def palette_names(output: str, gettext: Callable[[str], str]) -> str:
+    """The colour-scheme toggles named in the page's language (as title and aria-label)."""
+    for name in PALETTE_NAMES:
+        for attribute in ("title", "aria-label"):
+            output = output.replace(f'{attribute}="{name}"', f'{attribute}="{escape(gettext(name))}"')
+    return output
+
+
+def finish_shell(output: str, button: Markup, page_rows: int | None = None,
+                 gettext: Callable[[str], str] | None = None) -> str:
+    """The header button, the search dialog's name, the scripts this page uses, the tables' labels,
+    a model table's first rows only in the first layout (given its page length) and the
+    colour-scheme toggles' names (given the page's gettext)."""
+    if gettext:
+        output = palette_names(output, gettext)
+    if page_rows and MODEL_TABLE in output:
+        output = output.replace("</head>", first_rows_style(page_rows) + "</head>", 1)
     output = output.replace(SEARCH_BUTTON, str(button) + SEARCH_BUTTON, 1)
     label = SEARCH_FIELD_LABEL.search(output)
     if label:

@@ -30,7 +30,7 @@ from tps_atlas.estimate.settings import load_settings
 from tps_atlas.web.data import card_labels, write_card_labels, write_site_data
 from tps_atlas.pages.feed import feed_xml
 from tps_atlas.i18n.phrases import LANGUAGES, N_, Phrases
-from tps_atlas.mkdocs.render import Renderer
+from tps_atlas.mkdocs.render import Renderer, ui_settings
 from tps_atlas.web.api.open_data import load_open_data
 from tps_atlas.web.api.writer import write_open_data
 from tps_atlas.mkdocs.page_shell import device_button, finish_shell
@@ -229,7 +229,8 @@ def finish_page(output: str, r: Renderer) -> str:
     output = output.replace('<script id="__config"', str(r.ui_script()) + '<script id="__config"', 1)
     # The same words as the header button device.js labels (tps_atlas/web/ui.py: my_device, choose).
     output = finish_shell(output, device_button(r.phrases.gettext("My device"),
-                                                r.phrases.gettext("Choose your GPU or machine")))
+                                                r.phrases.gettext("Choose your GPU or machine")),
+                          ui_settings().table_page_rows, r.phrases.gettext)
     prefix = language_prefix(r.phrases.language)
     if prefix:
         # With the trailing slash: material resolves "search/search_index.json" against this base.
