@@ -1,6 +1,7 @@
 """A machine of different GPUs and the RAM beside them (#28): the estimator, its evidence, the command line."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -155,6 +156,8 @@ def test_the_command_line_answers_for_a_machine():
     code, out, _ = run("estimate", "qwen3-32b", "--cards", "geforce-rtx-3090,geforce-rtx-3060-12gb,"
                        "geforce-rtx-3060-12gb")
     assert code == 0 and "measured: 13 tok/s" in out and "--tensor-split 32,16,16" in out
+    # Memory in the pages' unit: a 3090's budget is a little under its 24 GiB, not "24.8 GB".
+    assert re.search(r"GeForce RTX 3090: \d+ layers, [\d.]+ of 2[23]\.\d GiB", out), out
 
 
 @pytest.mark.parametrize("args, option", [

@@ -71,20 +71,28 @@ def machine_json(model: Model, machine: Machine, v: Verdict, context: int, kv_pr
     return out
 
 
-def print_machine(model: Model, machine: Machine, v: Verdict, context: int, kv_precision: str | None) -> None:
-    ram = f"{machine.system.size_gb:g} GB of {machine.system.kind.name}, {machine.os.name}"
+def print_machine(model: Model, machine: Machine, v: Verdict, context: int, kv_precision: str | None,
+                  calibration: Calibration) -> None:
+    # Memory in the pages' unit: GiB under the memory budget, as VRAM and RAM are sold.
+    unit, gb_per_unit = calibration.memory_unit
+
+    def memory(gb: float) -> str:
+        return f"{gb / gb_per_unit:.1f}"
+
+    ram = f"{machine.system.size_gb:g} {unit} of {machine.system.kind.name}, {machine.os.name}"
     print(f"{model.name} on {machine.name} ({ram}; context {context:,} tokens)")
     if isinstance(v, NoRun):
         s = v.shortfall
-        print(f"does not run ({v.reason.value}): the cards hold {s.usable_gb:.1f} GB, it needs {s.need_gb:.1f} GB "
-              f"at {s.quant_name}")
+        print(f"does not run ({v.reason.value}): the cards hold {memory(s.usable_gb)} {unit}, it needs "
+              f"{memory(s.need_gb)} {unit} at {s.quant_name}")
         return
     e = v.estimate
     where = "with part in RAM" if isinstance(v, Offload) else f"entirely on the cards ({e.fit})"
     print(f"runs {where}: {e.quant.name}, {e.tok_s:.1f} tok/s ({e.tok_s_low:.0f}-{e.tok_s_high:.0f}), "
-          f"needs {e.need_gb:.1f} GB")
+          f"needs {memory(e.need_gb)} {unit}")
     for share in getattr(e, "shares", ()):
-        print(f"  {share.card.name}: {share.layers} layers, {share.used_gb:.1f} of {share.budget_gb:.1f} GB, "
+        print(f"  {share.card.name}: {share.layers} layers, {memory(share.used_gb)} of {memory(share.budget_gb)} "
+              f"{unit}, "
               f"{share.ms:.2f} ms a token")
     run = machine_measured(model, machine, v)
     if run:
@@ -104,5 +112,5 @@ def command_machine(args, model: Model, catalogue: Catalogue, settings: Settings
         print(json.dumps(machine_json(model, machine, v, context, args.kv_cache, ram, settings),
                          ensure_ascii=False, indent=2))
     else:
-        print_machine(model, machine, v, context, args.kv_cache)
+        print_machine(model, machine, v, context, args.kv_cache, calibration)
     sys.stdout.flush()

@@ -93,8 +93,8 @@ class CardShare:
 
 
 @dataclass(frozen=True)
-class MachineFit(Fit):
-    """A machine that holds every layer on its cards (``fit`` comfortable or tight)."""
+class _Split:
+    """The machine, the layers each of its cards holds, and the main GPU."""
 
     machine: Machine | None = None
     shares: tuple[CardShare, ...] = ()
@@ -106,17 +106,14 @@ class MachineFit(Fit):
 
 
 @dataclass(frozen=True)
-class MachineOffload(OffloadEstimate):
+class MachineFit(_Split, Fit):
+    """A machine that holds every layer on its cards (``fit`` comfortable or tight)."""
+
+
+@dataclass(frozen=True)
+class MachineOffload(_Split, OffloadEstimate):
     """A machine whose cards together hold part of the model, the rest in RAM (``placement`` is the
     machine's: its ``gpu_gb`` all the cards', its working's card term the sum of theirs)."""
-
-    machine: Machine | None = None
-    shares: tuple[CardShare, ...] = ()
-    main_gpu: int = 0
-
-    @property
-    def tensor_split(self) -> tuple[int, ...]:
-        return tuple(s.layers for s in self.shares)
 
 
 MachineEstimate = MachineFit | MachineOffload

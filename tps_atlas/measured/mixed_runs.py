@@ -17,6 +17,7 @@ from typing import Sequence
 from tps_atlas.cache import cached
 from tps_atlas.catalogue.limits import ID_PATTERN, URL_PATTERN
 from tps_atlas.errors import DataError
+from tps_atlas.measured.runs import read_table
 from tps_atlas.paths import DATA_DIR
 from tps_atlas.records.vocabulary import BACKENDS
 
@@ -107,24 +108,9 @@ def _parse(path: Path, number: int, row: dict[str, str]) -> MixedRun:
 
 
 def read_mixed_runs(path: Path) -> tuple[MixedRun, ...]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataError(path, "file", "a readable UTF-8 table", type(error).__name__) from None
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.startswith("#")]
-    if not lines:
-        raise DataError(path, "header", "a header row of " + ", ".join(COLUMNS))
-    header = lines[0][1].split("\t")
-    if tuple(header) != COLUMNS:
-        raise DataError(f"{path}:{lines[0][0]}", "header", "the columns " + ", ".join(COLUMNS),
-                        "\t".join(header))
-    runs = []
-    for number, line in lines[1:]:
-        cells = line.split("\t")
-        if len(cells) != len(COLUMNS):
-            raise DataError(f"{path}:{number}", "row", f"{len(COLUMNS)} tab-separated cells", len(cells))
-        runs.append(_parse(path, number, dict(zip(COLUMNS, (c.strip() for c in cells), strict=True))))
-    return tuple(runs)
+    """Every row of the table (measured.runs.read_table: the header, the cells, file and line named)."""
+    return tuple(_parse(path, number, {column: cell.strip() for column, cell in row.items()})
+                 for number, row in read_table(path, COLUMNS))
 
 
 @cached(maxsize=4)
