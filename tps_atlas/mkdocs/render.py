@@ -16,6 +16,7 @@ from tps_atlas.cache import cached
 from tps_atlas.pages import browse
 from tps_atlas.i18n.data_text import DataText
 from tps_atlas.measured.runs import split_speeds
+from tps_atlas.pages.feed import TITLE as FEED_TITLE
 from tps_atlas.pages.card import CardPage, CardPageBuilder
 from tps_atlas.catalogue.load import Catalogue, Portal
 from tps_atlas.pages.charts import bar_chart
@@ -194,7 +195,8 @@ class Renderer:
         return self.render("home.html", home=browse.home(self.phrases, self.catalogue, self.table, self.portal))
 
     def render_models_index(self) -> str:
-        return self.render("models_index.html", models=browse.models_index(self.phrases, self.catalogue, self.table))
+        return self.render("models_index.html", models=browse.models_index(self.phrases, self.catalogue, self.table),
+                           feed_title=self.phrases.gettext(FEED_TITLE))
 
     def render_cards_index(self) -> str:
         return self.render("cards_index.html", vendors=browse.cards_index(self.phrases, self.catalogue, self.table))

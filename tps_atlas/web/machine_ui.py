@@ -45,11 +45,11 @@ def machine_labels(p: Phrases) -> dict:
         # TRANSLATORS: as above, when the model's layers cannot be placed though the memory would do.
         "none_other": g(N_("On your machine ({machine}), {model} does not run: its layers cannot be split between "
                            "the GPUs and the system RAM.")),
-        # TRANSLATORS: before the list of GPUs and the layers each holds, e.g. 'GeForce RTX 3090: 54 · …'.
         # TRANSLATORS: beside the estimate, a run someone measured on the same GPUs; {speed} its speed, {date} its
         # month, {source} a link to where it was published.
         "measured": g(N_("Measured on these GPUs, same model and quantization: {speed} ({date}, {source}).")),
         "source": g(N_("source")),
+        # TRANSLATORS: before the list of GPUs and the layers each holds, e.g. 'GeForce RTX 3090: 54 · …'.
         "split": g(N_("Layers on each GPU")),
         "command": g(N_("The command that runs it")),
         "bad_link": g(N_("This machine link could not be read (an unknown GPU, more than four GPUs, or an "
