@@ -9,15 +9,13 @@ any dialog (alert, confirm, prompt) fails the test.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, serving
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, served_build
 from tests.support.hostile import hostile_catalogue
 from tests.support.project_copy import copy_project, mkdocs_build
-from tests.support.session import early_builds, uses
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
 
@@ -38,18 +36,7 @@ def _build(folder: Path):
     return job
 
 
-@early_builds
-def _start(items, pool, tmp_path_factory):
-    if uses([item for item in items if getattr(item, "module", None) is sys.modules[__name__]], "hostile_server"):
-        pool.submit(f"{__name__}:site", _build(tmp_path_factory.mktemp("hostile-browser")))
-
-
-@pytest.fixture(scope="module")
-def hostile_server(builds_pool, tmp_path_factory):
-    site, result = builds_pool.get(f"{__name__}:site", _build(tmp_path_factory.mktemp("hostile-browser")))
-    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
-    with serving(site) as address:
-        yield address
+hostile_server = served_build(__name__, "hostile_server", _build, "hostile-browser")
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ sentence in the page's language. Screenshots at 390 and 1366 px go to test-outpu
 
 from __future__ import annotations
 
-import sys
 
 import pytest
 
@@ -16,8 +15,7 @@ from tps_atlas.estimate.settings import load_settings
 from tps_atlas.i18n.phrases import Phrases
 from tps_atlas.web.machine_ui import machine_labels
 
-from tests.support.browser import CHROMIUM, OUTPUT, new_context, serving
-from tests.support.session import early_builds, uses
+from tests.support.browser import CHROMIUM, OUTPUT, new_context, served_build
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (scripts/test)")]
@@ -33,18 +31,7 @@ def _build(folder):
                                        extra_env={"TPS_PREVIEW": MODEL + ",qwen3-32b"}))
 
 
-@early_builds
-def _start(items, pool, tmp_path_factory):
-    if uses([item for item in items if getattr(item, "module", None) is sys.modules[__name__]], "machine_server"):
-        pool.submit(f"{__name__}:site", _build(tmp_path_factory.mktemp("machine-browser")))
-
-
-@pytest.fixture(scope="module")
-def machine_server(builds_pool, tmp_path_factory):
-    site, result = builds_pool.get(f"{__name__}:site", _build(tmp_path_factory.mktemp("machine-browser")))
-    assert result.returncode == 0, result.stderr[-3000:]
-    with serving(site) as address:
-        yield address
+machine_server = served_build(__name__, "machine_server", _build, "machine-browser")
 
 
 def ready(page):

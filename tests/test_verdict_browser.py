@@ -8,7 +8,6 @@ started in the background before the first test.
 
 from __future__ import annotations
 
-import sys
 
 import pytest
 
@@ -18,8 +17,7 @@ from tps_atlas.estimate.settings import load_settings
 from tps_atlas.i18n.phrases import N_, Phrases
 
 from tests.support.browser import (CHROMIUM, OUTPUT, address, answer_kind, answer_text, assert_answer_says_the_row,
-                                   new_context, plain, row_of, serving)
-from tests.support.session import early_builds, uses
+                                   new_context, plain, row_of, served_build)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (scripts/test)")]
@@ -39,18 +37,7 @@ def _build(folder):
                                        extra_env={"TPS_PREVIEW": ",".join(MODELS + CARDS)}))
 
 
-@early_builds
-def _start(items, pool, tmp_path_factory):
-    if uses([item for item in items if getattr(item, "module", None) is sys.modules[__name__]], "verdict_server"):
-        pool.submit(f"{__name__}:site", _build(tmp_path_factory.mktemp("verdict-browser")))
-
-
-@pytest.fixture(scope="module")
-def verdict_server(builds_pool, tmp_path_factory):
-    site, result = builds_pool.get(f"{__name__}:site", _build(tmp_path_factory.mktemp("verdict-browser")))
-    assert result.returncode == 0, result.stderr[-3000:]
-    with serving(site) as address:
-        yield address
+verdict_server = served_build(__name__, "verdict_server", _build, "verdict-browser")
 
 
 def open_answer(context, url: str, errors: list):

@@ -9,10 +9,12 @@ import re
 import sys
 import threading
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from tests.support.paths import ROOT
+from tests.support.session import early_builds, uses
 
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
@@ -50,6 +52,27 @@ def serving(site: Path):
         httpd.shutdown()
         httpd.server_close()
         thread.join(timeout=10)
+
+def served_build(module: str, fixture: str, job: Callable[[Path], Callable], folder: str):
+    """A test module's own site: built in the background from the session's start (``early_builds``)
+    when one of the module's tests asks for ``fixture``, then served for the module. ``job(folder)``
+    returns the build (a callable giving the site and the finished process); the module assigns the
+    returned fixture to the name ``fixture``."""
+    def start(items, pool, tmp_path_factory):
+        if uses([item for item in items if getattr(item, "module", None) is sys.modules[module]], fixture):
+            pool.submit(f"{module}:site", job(tmp_path_factory.mktemp(folder)))
+
+    start.__module__ = module
+    early_builds(start)
+
+    @pytest.fixture(scope="module", name=fixture)
+    def server(builds_pool, tmp_path_factory):
+        site, result = builds_pool.get(f"{module}:site", job(tmp_path_factory.mktemp(folder)))
+        assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+        with serving(site) as address:
+            yield address
+
+    return server
 
 def new_context(browser, server, **options):
     context = browser.new_context(**{"viewport": {"width": 1280, "height": 1000}, **options})
