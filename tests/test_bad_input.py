@@ -187,17 +187,18 @@ BAD = {
     "unknown calibration": Bad(lambda p: None, "environment", "TPS_CALIBRATION", "one of seed, measured",
                                env={"TPS_CALIBRATION": "fastest"}),
     # -- phrase catalogues
-    "po string not closed": Bad(po_line_after("nl", "Fastest card", lambda line: line.rstrip('"')),
+    "po string not closed": Bad(po_line_after("nl", "Fastest device", lambda line: line.rstrip('"')),
                                 "locales/nl/LC_MESSAGES/messages.po", r"line \d+", "valid .po syntax"),
-    "po msgstr twice": Bad(po_line_after("fr", "Fastest card", lambda line: line + '\nmsgstr "Carte la plus rapide"'),
+    "po msgstr twice": Bad(po_line_after("fr", "Fastest device",
+                                         lambda line: line + '\nmsgstr "Appareil le plus rapide"'),
                            "locales/fr/LC_MESSAGES/messages.po", r"line \d+", "one msgstr per msgid"),
     "po plural form out of order": Bad(
         replace("locales/fr/LC_MESSAGES/messages.po", 'msgstr[0] "appareil le fait tourner"\nmsgstr[1]',
                 'msgstr[0] "appareil le fait tourner"\nmsgstr[2]'),
         "locales/fr/LC_MESSAGES/messages.po", r"line \d+", "msgstr[1]"),
     "translation adds a script": Bad(
-        lambda p: set_translation(p, "nl", "Fastest card", "Snelste kaart<script>alert(1)</script>"),
-        "locales/nl/LC_MESSAGES/messages.po", r"line \d+ \(msgid 'Fastest card'\)", "only the markup of the source"),
+        lambda p: set_translation(p, "nl", "Fastest device", "Snelste apparaat<script>alert(1)</script>"),
+        "locales/nl/LC_MESSAGES/messages.po", r"line \d+ \(msgid 'Fastest device'\)", "only the markup of the source"),
     "po file missing": Bad(lambda p: (p / "locales/de/LC_MESSAGES/messages.po").unlink(),
                            "locales/de/LC_MESSAGES/messages.po", lit("(file)"), "the phrase catalogue of 'de'"),
 }
@@ -426,7 +427,7 @@ def test_the_largest_allowed_model_fits_no_card_and_says_so(builds, build):
     from tps_atlas.i18n.phrases import Phrases
     for language in LANGUAGES:
         text = visible_text(model_html(site, language, "largest-allowed"))
-        assert str(Phrases(language).t("No card in our catalogue can run {model} at these settings.",
+        assert str(Phrases(language).t("No device in our catalogue can run {model} at these settings.",
                                        model="Largest Allowed")) in text, language
 
 

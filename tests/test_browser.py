@@ -224,7 +224,7 @@ def test_a_model_no_card_runs_can_list_the_cards(context, server):
     headers = page.eval_on_selector_all("table.tps-table th", "els => els.map(e => e.textContent)")
     french = Phrases("fr")
     assert headers[:3] == [french.gettext("Fit"), f'{french.gettext("Speed")} {french.gettext("low confidence")}',
-                           french.gettext("Card")]
+                           french.gettext("Device")]
 
 
 def test_dutch_search_finds_dutch_pages(browser, server):

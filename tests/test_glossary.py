@@ -81,10 +81,10 @@ def test_a_glossary_with_a_wrong_field_is_one_clear_line(locales):
 
 
 def test_an_english_msgstr_other_than_its_msgid_is_reported(locales):
-    # "older NVIDIA cards" had become "Filter cards" in every language, the English catalogue included.
+    # "older NVIDIA cards" had become "Filter devices" in every language, the English catalogue included.
     po = po_path("en", locales)
     text = po.read_text(encoding="utf-8")
     po.write_text(text.replace('msgid "older NVIDIA cards"\nmsgstr "older NVIDIA cards"',
-                               'msgid "older NVIDIA cards"\nmsgstr "Filter cards"'), encoding="utf-8")
+                               'msgid "older NVIDIA cards"\nmsgstr "Filter devices"'), encoding="utf-8")
     found = check(locales, ["en"])
     assert any("English msgstr differs from its msgid" in line and "older NVIDIA cards" in line for line in found)

@@ -247,8 +247,8 @@ ROWS = {
         lambda p: set_translation(p, "nl", "Set the inputs, read the answer",
                                   'Invoer" tabindex="0" autofocus onfocus="alert(3)'),
         NL_PO, r"line \d+ \(msgid 'Set the inputs, read the answer'\)", "only the markup of the source"),
-    "27 a comment opened": Bad(lambda p: set_translation(p, "nl", "Fastest card", "Snelste kaart<!--"),
-                               NL_PO, r"line \d+ \(msgid 'Fastest card'\)", "only the markup of the source"),
+    "27 a comment opened": Bad(lambda p: set_translation(p, "nl", "Fastest device", "Snelste apparaat<!--"),
+                               NL_PO, r"line \d+ \(msgid 'Fastest device'\)", "only the markup of the source"),
     "28 a plural expression that does not parse": Bad(
         plural_header("plural=(n != 1);", "plural=(n != 1;"), NL_PO, r"line \d+ \(Plural-Forms\)",
         "a plural expression gettext can read"),
@@ -269,7 +269,7 @@ ROWS = {
                                  r"line \d+ \(Content-Type\)", "charset=UTF-8"),
     "W8 a msgid given twice": Bad(
         lambda p: (p / NL_PO).write_text((p / NL_PO).read_text(encoding="utf-8")
-                                         + '\nmsgid "Fastest card"\nmsgstr "Snelste"\n', encoding="utf-8"),
+                                         + '\nmsgid "Fastest device"\nmsgstr "Snelste"\n', encoding="utf-8"),
         NL_PO, r"line \d+", "each msgid once (it is also on line"),
     "W9 a language switch that is neither true nor false": Bad(
         lambda p: None, "environment", "TPS_BUILD_NL", "true or false", env={"TPS_BUILD_NL": "maybe"}),

@@ -50,14 +50,14 @@ def test_a_clean_catalogue_passes(tmp_path):
 
 
 MISTAKES = {
-    "untranslated": ('msgid "Fastest card"\nmsgstr ""\n', "untranslated"),
-    "fuzzy": ('#, fuzzy\nmsgid "Fastest card"\nmsgstr "Snelste kaart"\n', "fuzzy"),
+    "untranslated": ('msgid "Fastest device"\nmsgstr ""\n', "untranslated"),
+    "fuzzy": ('#, fuzzy\nmsgid "Fastest device"\nmsgstr "Snelste kaart"\n', "fuzzy"),
     "renamed placeholder": ('msgid "{model} runs"\nmsgstr "{modell} draait"\n', "placeholders differ"),
     "missing placeholder": ('msgid "{model} on {card}"\nmsgstr "{model} draait"\n', "placeholders differ"),
     "added placeholder": ('msgid "{model} runs"\nmsgstr "{model} draait op {card}"\n', "placeholders differ"),
     "markup differs": ('msgid "<strong>{model}</strong> runs"\nmsgstr "<em>{model}</em> draait"\n', "markup differs"),
     "syntax error": ('msgid "Fastest card\nmsgstr "Snelste kaart"\n', "end-of-line within string"),
-    "syntax error babel sees": ('msgid "Fastest card"\nmsgstr "Snelste kaart"\nmsgstr "twice"\n', "po"),
+    "syntax error babel sees": ('msgid "Fastest device"\nmsgstr "Snelste kaart"\nmsgstr "twice"\n', "po"),
 }
 
 
@@ -162,7 +162,7 @@ def test_missing_translators_context_is_reported_only_when_asked(tmp_path):
     assert len(problems) == 1 and "no translators' comment (#.)" in problems[0] and "{count} cards run" in problems[0]
     explained = "#. TRANSLATORS: {count} is a number of cards, {model} a model name.\n" + bare
     assert style_problems(tmp_path, explained, strict_context=True) == []
-    assert style_problems(tmp_path, 'msgid "Fastest card"\nmsgstr "Snelste kaart"\n', strict_context=True) == []
+    assert style_problems(tmp_path, 'msgid "Fastest device"\nmsgstr "Snelste kaart"\n', strict_context=True) == []
 
 
 def test_the_cli_requires_translators_context(capsys, tmp_path):
@@ -171,7 +171,7 @@ def test_the_cli_requires_translators_context(capsys, tmp_path):
     po = locales / "nl" / "LC_MESSAGES" / "messages.po"
     text = po.read_text(encoding="utf-8")
     # The comment of an entry with a placeholder taken away: the check names it.
-    entry = text.index('msgid "No card in our catalogue can run {model} at these settings."')
+    entry = text.index('msgid "No device in our catalogue can run {model} at these settings."')
     start = text.rindex("\n\n", 0, entry) + 2
     end = text.index("#:", start)
     po.write_text(text[:start] + text[end:], encoding="utf-8")
@@ -212,9 +212,9 @@ def locales_with(tmp_path, language, msgid, msgstr):
 
 
 def test_a_missing_translation_falls_back_to_english(tmp_path):
-    locales = locales_with(tmp_path, "nl", "Fastest card", "")
-    assert Phrases("nl", locales).gettext("Fastest card") == "Fastest card"
-    assert Phrases("nl").gettext("Fastest card") != "Fastest card"
+    locales = locales_with(tmp_path, "nl", "Fastest device", "")
+    assert Phrases("nl", locales).gettext("Fastest device") == "Fastest device"
+    assert Phrases("nl").gettext("Fastest device") != "Fastest device"
 
 
 def test_a_broken_placeholder_never_reaches_a_page(tmp_path):

@@ -36,11 +36,12 @@ def test_french_glm_5_uses_the_singular_for_zero_and_skips_the_training_run(site
     one = str(phrases.n(("device runs it", "devices run it"), 1))
     many = str(phrases.n(("device runs it", "devices run it"), 2))
     assert zero == one != many  # French: 0 takes the singular
-    assert zero in fr
+    # No device runs it: the tile says so in words, not "0 appareil le fait tourner".
+    assert "Aucun appareil ne le fait tourner" in fr and zero not in fr
     run_heading = phrases.gettext("The training run")
     assert run_heading != "The training run"
     assert f"<h3>{run_heading}</h3>" not in page  # GLM-5 records no chips, hours, power or cost
-    assert phrases.t("No card in our catalogue can run {model} at these settings.", model="GLM-5") in fr
+    assert phrases.t("No device in our catalogue can run {model} at these settings.", model="GLM-5") in fr
     assert "<table" not in page.split('class="tps-page')[1]  # no empty card table
 
 

@@ -64,7 +64,7 @@ def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
     assert both.reach is Reach.ONE and both.offload
     said = words(a for _, a in page(both, settings).faq)
     assert "It is the only card that can run it." not in said
-    assert "In all, 2 devices run it: 1 entirely, 1 with part of it in RAM." in said
+    assert "In all, two devices run it: one entirely, one with part of it in RAM." in said
     assert not re.search(r"in all, \w+ (cards?|devices?) (can )?runs? it", text, re.IGNORECASE)
     assert en.fastest_title == "The only GPU that runs Llama 3.1 70B" and en.smallest == []
     assert "runs on a single one of the 2 GPUs" in en.description
@@ -77,8 +77,8 @@ def test_every_card_and_small_counts_in_words(catalogue, settings, seed, base_ca
     figs = figures(catalogue, settings, seed, "llama-3.2-1b", cards)
     assert figs.reach is Reach.EVERY
     en, fr = page(figs, settings), page(figs, settings, "fr")
-    assert words(en.numbers_text).startswith("Every card in our catalogue can hold it.")
-    assert "Every card in our catalogue can run it." in words(a for _, a in en.faq)
+    assert words(en.numbers_text).startswith("Every device in our catalogue can hold it.")
+    assert "Every device in our catalogue can run it." in words(a for _, a in en.faq)
     assert en.fastest_title == "The three fastest GPUs for Llama 3.2 1B"
     assert fr.fastest_title == "Les trois GPU les plus rapides pour Llama 3.2 1B"
     # Small counts in words, in the gender of the language's word for a card.

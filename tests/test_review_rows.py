@@ -7,8 +7,8 @@ import pytest
 from tps_atlas.pages.browse import methodology
 from tps_atlas.i18n.phrases import Phrases
 
-READING_SENTENCE = ("Reading speed is about ten tokens per second; {count} card reaches it.",
-                    "Reading speed is about ten tokens per second; {count} cards reach it.")
+READING_SENTENCE = ("Reading speed is about ten tokens per second; {count} device reaches it.",
+                    "Reading speed is about ten tokens per second; {count} devices reach it.")
 
 
 @pytest.mark.parametrize("language", ["en", "nl", "fr", "de"])

@@ -117,7 +117,7 @@ def test_titles_and_descriptions_are_per_language(site, language):
 def test_the_navigation_names_every_hand_made_page_in_the_pages_language(site, language):
     """Including the pages a language has its own file for (docs/fr/methodology.md, since #30)."""
     page = page_path(site, language, "models").read_text(encoding="utf-8")
-    for title in ("How we estimate", "All models", "All cards"):
+    for title in ("How we estimate", "All models", "All devices"):
         shown = Phrases(language).gettext(title)
         assert re.search(r'class="md-nav__link[^"]*"[^>]*>\s*(?:<span[^>]*>\s*)?' + re.escape(str(escape(shown))),
                          page), (language, shown)

@@ -919,7 +919,9 @@
   // run it, entirely or with part in RAM; smallest; fastest.
   function tilesHtml(fig, f, labels, totalTile) {
     var run = fig.rows.length + fig.offload.length;
-    var tiles = [tileHtml(pluralLabel(labels.devices_run, run), f.count(run),
+    // None: "No device / runs it", never "0 / devices run it".
+    var tiles = [run === 0 ? tileHtml(labels.none_run, labels.no_device, "") :
+                 tileHtml(pluralLabel(labels.devices_run, run), f.count(run),
                           fillPhrase(labels.run_parts, { fit: f.count(fig.rows.length), offload: f.count(fig.offload.length) }))];
     if (totalTile) tiles.push(totalTile);
     if (fig.smallest) {

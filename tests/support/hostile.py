@@ -170,7 +170,7 @@ def hostile_translations(project: Path) -> None:
     set_translation(project, "nl", "{model}: which GPUs run it, and how fast", "{model}: {{ config }}")
     # Controls: the same entries, edited the same way but harmless, do reach the pages.
     set_translation(project, "fr", "{model}: which GPUs run it, and how fast", "{model} : titre de contrôle")
-    set_translation(project, "de", "Fastest card", "Schnellste Karte (Kontrolle)")
+    set_translation(project, "de", "Fastest device", "Schnellste Karte (Kontrolle)")
     set_translation(project, "de", "Which GPUs can run {model}?", "Welche GPUs können {modell} ausführen?")
     set_translation(project, "fr", "device runs it", "appareil le fait tourner", "appareils le font tourner")
 

@@ -176,7 +176,7 @@ class Checker:
             if said not in text:
                 out.append(f"no count of both kinds equal to the table ({fit} + {offload})")
         elif 1 < fit < len(self.cards) and not offload:
-            said = self.in_words(("In all, {count} card can run it.", "In all, {count} cards can run it."), fit)
+            said = self.in_words(("In all, {count} device can run it.", "In all, {count} devices can run it."), fit)
             if said not in text:
                 out.append(f"no count equal to the table's {fit} rows")
         reading = sum(self.speed(r.tok_s) >= self.settings.reading_speed_tok_s for r in rows if r.fit != "offload")

@@ -160,7 +160,7 @@ def print_figures(f: ModelFigures, include_misses: bool, index: MeasuredIndex | 
     def memory(gb: float | None) -> str:
         return number(None if gb is None else gb / gb_per_unit)
 
-    print(f"{f.model.name}: {f.cards_run} of {f.cards_total} cards run it, {f.cards_fit} entirely and "
+    print(f"{f.model.name}: {f.cards_run} of {f.cards_total} devices run it, {f.cards_fit} entirely and "
           f"{f.cards_offload} with part in RAM "
           f"(context {f.context:,} tokens, quality {f.ceiling} down to {f.floor}, calibration {f.calibration.name})")
     if f.fastest and f.smallest and f.smallest.quant:

@@ -133,7 +133,7 @@ def check_catalogue(path: Path, language: str) -> list[str]:
             problems.append(f"{where}: untranslated: {label!r}")
             continue
         # English is the source: an English msgstr other than its msgid is a leftover of a merge that
-        # matched another entry ("older NVIDIA cards" shown as "Filter cards").
+        # matched another entry ("older NVIDIA cards" shown as "Filter devices").
         if language == "en" and tuple(forms) != (tuple(message.id) if plural else (message.id,)):
             problems.append(f"{where}: the English msgstr differs from its msgid: {label!r}")
         if message.context and message.context.startswith(FORMS_CONTEXT):

@@ -35,12 +35,15 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import math
+import re
 
 from babel import Locale
 from babel.dates import format_date
 from babel.lists import format_list
 from babel.numbers import format_compact_decimal, format_decimal, format_percent
 
+# French dates: the first of a month is "1er" (CLDR has no ordinal day in its patterns).
+FRENCH_FIRST = re.compile(r"(?<!\d)1(?!\d)")
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 # Unit symbols differ by language: French writes octets (Go, Gio), not bytes (GB, GiB).
@@ -198,7 +201,17 @@ class Formatter:
         return format_date(date, "LLLL yyyy", locale=self.locale)
 
     def day(self, date: dt.date) -> str:
-        return format_date(date, "long", locale=self.locale)
+        """A date in full. French writes the first of a month as an ordinal, "1er décembre 2026"
+        (CLDR's long format gives "1 décembre"); other days stay cardinal.
+
+        >>> fr = Formatter("fr")
+        >>> fr.day(dt.date(2026, 12, 1)), fr.day(dt.date(2026, 12, 2)), Formatter("en").day(dt.date(2026, 12, 1))
+        ('1er décembre 2026', '2 décembre 2026', 'December 1, 2026')
+        """
+        text = format_date(date, "long", locale=self.locale)
+        if self.language == "fr" and date.day == 1:
+            text = FRENCH_FIRST.sub("1er", text, count=1)
+        return text
 
     def flop(self, value: float) -> str:
         exponent = math.floor(math.log10(value))

@@ -67,8 +67,8 @@ def check_po_syntax(path: Path, text: str, nplurals: int | None = None) -> None:
     mistakes pass: it cuts an unclosed string short, ignores a second msgstr and reads
     ``msgstr x`` as empty.
 
-    >>> check_po_syntax(Path("nl.po"), 'msgid "Fastest card"\\nmsgstr "Snelste kaart"\\n')
-    >>> check_po_syntax(Path("nl.po"), 'msgid "Fastest card"\\nmsgstr "Snelste kaart\\n')  # doctest: +ELLIPSIS
+    >>> check_po_syntax(Path("nl.po"), 'msgid "Fastest device"\\nmsgstr "Snelste kaart"\\n')
+    >>> check_po_syntax(Path("nl.po"), 'msgid "Fastest device"\\nmsgstr "Snelste kaart\\n')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     tps_atlas.errors.DataError: nl.po: line 2: expected valid .po syntax ..., found 'msgstr "Snelste kaart'

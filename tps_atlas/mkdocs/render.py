@@ -36,7 +36,7 @@ from tps_atlas.web.machine_ui import machine_methodology
 # The card table's column headings: the built table's, and the browser calculator's on a
 # page whose static table is empty.
 # Verdict and speed first: what a reader looks for, and all a phone shows on a row's first line.
-TABLE_HEADERS = (N_("Fit"), N_("Speed"), N_("Card"), N_("VRAM"), N_("Needs"), N_("Quantization"),
+TABLE_HEADERS = (N_("Fit"), N_("Speed"), N_("Device"), N_("VRAM"), N_("Needs"), N_("Quantization"),
                  N_("Bandwidth"), N_("Released"))
 CONFIDENCE_LABELS = {"low": N_("low confidence"), "medium": N_("medium confidence"),
                      "high": N_("high confidence")}

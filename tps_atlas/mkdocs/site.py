@@ -40,8 +40,8 @@ DEFAULT_LANGUAGE = "en"
 PAGE_TITLES = {
     "index.md": (N_("Which GPU runs which open-weight model, and how fast?"),
                  N_("Every open-weight language model against every graphics card: memory needed, speed and fit.")),
-    "models.md": (N_("All models"), N_("Every open-weight model we track, with the cards that run it.")),
-    "cards.md": (N_("All cards"), N_("Every graphics card and machine we track, by vendor and memory size.")),
+    "models.md": (N_("All models"), N_("Every open-weight model we track, with the devices that run it.")),
+    "cards.md": (N_("All devices"), N_("Every graphics card and machine we track, by vendor and memory size.")),
     "machine.md": (N_("My machine"),
                    N_("Every model on your own machine: its GPUs, of any mix, and the RAM beside them.")),
     "methodology.md": (N_("How we estimate"), N_("The formulas, constants and measured accuracy behind every figure.")),

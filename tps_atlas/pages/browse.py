@@ -97,13 +97,13 @@ def reach_text(p: Phrases, fig: ModelFigures) -> str:
                        fit=p.fmt.count(fig.cards_fit), offload=p.fmt.count(fig.cards_offload)))
     if fig.reach is Reach.NONE:
         # TRANSLATORS: on the home page, under a model that no single card holds.
-        return str(p.t(N_("runs on no single card")))
+        return str(p.t(N_("runs on no single device")))
     if fig.reach is Reach.ONE:
         # TRANSLATORS: on the home page, under a model that exactly one card holds.
-        return str(p.t(N_("runs on one card only")))
+        return str(p.t(N_("runs on one device only")))
     # TRANSLATORS: on the home page, under a model; {count} is a number of cards (two or more). Example:
     # 'runs on 262 cards'.
-    return str(p.n(NP_("runs on {count} card", "runs on {count} cards"), fig.cards_fit))
+    return str(p.n(NP_("runs on {count} device", "runs on {count} devices"), fig.cards_fit))
 
 
 def runs_models(p: Phrases, table: EstimateTable, card_id: str) -> str:

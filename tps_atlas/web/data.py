@@ -36,7 +36,14 @@ from tps_atlas.estimate.calibration import Calibration
 from tps_atlas.estimate.settings import Settings
 from tps_atlas.measured.runs import MeasuredIndex, Run, chip_of, load_runs
 from tps_atlas.i18n.names import browser_forms, card_kind
-from tps_atlas.pages.model.headline import DEVICES_RUN_IT, RUN_PARTS, SMALLEST_CARD, SMALLEST_DEVICE
+from tps_atlas.pages.model.headline import (
+    DEVICES_RUN_IT,
+    NO_DEVICE,
+    NONE_RUN_IT,
+    RUN_PARTS,
+    SMALLEST_CARD,
+    SMALLEST_DEVICE,
+)
 from tps_atlas.pages.model.builder import FIT_LABELS
 from tps_atlas.pages.model.rows import (MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
                                         MEASURED_EMPTY, MEASURED_OTHER, fit_label)
@@ -307,12 +314,14 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "confidence": confidence,
         "devices_run": plural_runs(p, DEVICES_RUN_IT, cards_total),
         "run_parts": p.gettext(RUN_PARTS),
+        "no_device": p.gettext(NO_DEVICE),
+        "none_run": p.gettext(NONE_RUN_IT),
         "smallest": p.gettext(SMALLEST_CARD),
         "smallest_device": p.gettext(SMALLEST_DEVICE),
-        "fastest": p.gettext(N_("Fastest card")),
+        "fastest": p.gettext(N_("Fastest device")),
         # TRANSLATORS: {model} is a model's name. Example: 'No card in our catalogue can run Kimi K2 at these
         # settings.'
-        "no_fit": str(p.t(N_("No card in our catalogue can run {model} at these settings."), model=model.name)),
+        "no_fit": str(p.t(N_("No device in our catalogue can run {model} at these settings."), model=model.name)),
         "units": f.browser_units(),
         "headers": headers,
         "max_context": model.architecture.max_context if model.architecture else None,

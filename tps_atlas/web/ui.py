@@ -163,7 +163,7 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
         # TRANSLATORS: {all} is the label of the tick box, “Also show cards that cannot run it”, as translated.
         "no_rows": g(N_("No card matches these filters. Shorten the search, choose a smaller memory size, or "
                         "tick “{all}”.")),
-        "all_label": g(N_("Also show cards that cannot run it")),
+        "all_label": g(N_("Also show devices that cannot run it")),
         "clear": g(N_("Clear the filters")),
         "row_hint": g(N_("Select a row to see how its figure was worked out.")),
         # TRANSLATORS: {low} and {high} are numbers of tokens. Example: 'Enter a whole number of tokens from 512

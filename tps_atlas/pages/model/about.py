@@ -129,16 +129,16 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[Ma
     elif reach in (Reach.SOME, Reach.EVERY):
         # The median: half reach it or more, and "more than" would be false for the half that sits on it.
         # TRANSLATORS: {median} is the median speed over the cards that run it.
-        # Example: "Half of the cards that hold it manage 13.5 tok/s or more."
-        out.append(p.t(N_("Half of the cards that hold it manage {median} or more."), **v.placeholders))
+        # Example: "Half of the devices that hold it manage 13.5 tok/s or more."
+        out.append(p.t(N_("Half of the devices that hold it manage {median} or more."), **v.placeholders))
         if fig.reading_speed_cards:
             # TRANSLATORS: {count} is a count (small ones in words). Example: "Reading
-            # speed is about ten tokens per second; 31 cards reach it."
-            out.append(c.n_words(NP_("Reading speed is about ten tokens per second; {count} card reaches it.",
-                               "Reading speed is about ten tokens per second; {count} cards reach it."),
-                           fig.reading_speed_cards, feminine=True))
+            # speed is about ten tokens per second; 31 devices reach it."
+            out.append(c.n_words(NP_("Reading speed is about ten tokens per second; {count} device reaches it.",
+                               "Reading speed is about ten tokens per second; {count} devices reach it."),
+                           fig.reading_speed_cards))
         else:
-            out.append(p.t(N_("Reading speed is about ten tokens per second; none of these cards reaches it.")))
+            out.append(p.t(N_("Reading speed is about ten tokens per second; none of these devices reaches it.")))
     if m.is_moe:
         out.append(p.pick(m.id + ":moe", (
             # TRANSLATORS: {model} is the model's name; {params} is its parameter

@@ -33,7 +33,7 @@ def row(c: PageContext, e: Fit, m: Model | None = None) -> Row:
 def no_fit(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup | None:
     # TRANSLATORS: {model} is the model's name. Example: "No card in our
     # catalogue can run GLM-5 at these settings."
-    return None if fig.rows else c.p.t(N_("No card in our catalogue can run {model} at these settings."),
+    return None if fig.rows else c.p.t(N_("No device in our catalogue can run {model} at these settings."),
                                        **v.placeholders)
 
 
@@ -75,21 +75,21 @@ def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
         return {"chart_items": [], "chart_title": "", "chart_summary": ""}
     return {"chart_items": items,
             # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
-            # in words; the singular is said of the only card). Example: "The ten
-            # fastest cards for GLM-130B"
+            # in words; the singular is said of the only device; cards and
+            # machines). Example: "The ten fastest devices for GLM-130B"
             # Markup, not str: the chart template would escape the escaped name again.
-            "chart_title": c.n_words(NP_("The only card that runs {model}",
-                                         "The {count} fastest cards for {model}"), len(items), model=m.name),
+            "chart_title": c.n_words(NP_("The only device that runs {model}",
+                                         "The {count} fastest devices for {model}"), len(items), model=m.name),
             # TRANSLATORS: {model} is the model's name; {items} is cards with their
-            # speeds. Example: "Estimated tokens per second of the fastest cards for
+            # speeds. Example: "Estimated tokens per second of the fastest devices for
             # GLM-130B: AMD Instinct MI300A (128 GB) (31.2 tok/s), H100 NVL 94
             # GB (29.6 tok/s), H800 SXM5 (26.9 tok/s), H100 SXM5 80 GB (26.9 tok/s),
             # B300 (26.1 tok/s), B200 (26.1 tok/s), H200 NVL (23.2 tok/s), H200 SXM
             # 141 GB (23.2 tok/s), Radeon Instinct MI350X (20.8 tok/s), and Radeon
             # Instinct MI355X (20.8 tok/s)."
-            "chart_summary": (c.n_words(NP_("Estimated tokens per second of the only card that runs {model}: "
+            "chart_summary": (c.n_words(NP_("Estimated tokens per second of the only device that runs {model}: "
                                             "{items}.",
-                                            "Estimated tokens per second of the {count} fastest cards for {model}: "
+                                            "Estimated tokens per second of the {count} fastest devices for {model}: "
                                             "{items}."), len(items), model=m.name,
                                     # TRANSLATORS: {card} is a card's name; {tok_s} is a speed in tokens per
                                     # second. Example: "AMD Instinct MI300A (128 GB) (31.2 tok/s)"

@@ -158,16 +158,16 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tupl
         # GLM-5 need?"
         ask(N_("How many GPUs does {model} need?"), how_many_gpus(c, fig))
     if len(fig.quant_levels) > 1:
-        ask(N_("Why does the quantization differ between cards?"),
+        ask(N_("Why does the quantization differ between devices?"),
             # TRANSLATORS: {count} is a count (small ones in words); {levels} is the
-            # quantizations in use. Example: "Each card is shown with the
-            # least-compressed version it can hold, so larger cards get the more
-            # accurate one. Here, six levels are in use: Q8_0, Q6_K, Q5_K_M, Q4_K_M,
+            # quantizations in use. Example: "Each device is shown with the
+            # least-compressed version it can hold, so devices with more memory get
+            # the more accurate one. Here, six levels are in use: Q8_0, Q6_K, Q5_K_M, Q4_K_M,
             # IQ4_XS, and Q3_K_M."
-            c.n_words(NP_("Each card is shown with the least-compressed version it can hold, so larger cards get "
-                    "the more accurate one. Here, {count} level is in use: {levels}.",
-                    "Each card is shown with the least-compressed version it can hold, so larger cards get "
-                    "the more accurate one. Here, {count} levels are in use: {levels}."),
+            c.n_words(NP_("Each device is shown with the least-compressed version it can hold, so devices with more "
+                    "memory get the more accurate one. Here, {count} level is in use: {levels}.",
+                    "Each device is shown with the least-compressed version it can hold, so devices with more "
+                    "memory get the more accurate one. Here, {count} levels are in use: {levels}."),
                 len(fig.quant_levels), levels=f.names(fig.quant_levels)))
     if fig.fastest:
         ask(N_("How accurate are these speed estimates?"),
@@ -279,11 +279,10 @@ def how_many_run_it(c: PageContext, fig: ModelFigures) -> Markup:
     if fig.reach is Reach.ONE:
         return p.t(N_("It is the only card that can run it."))
     if fig.reach is Reach.EVERY:
-        return p.t(N_("Every card in our catalogue can run it."))
-    # TRANSLATORS: {count} is a count (small ones in words). Example: "In all,
-    # 45 cards can run it."
-    return c.n_words(NP_("In all, {count} card can run it.", "In all, {count} cards can run it."), fig.cards_fit,
-                     feminine=True)
+        return p.t(N_("Every device in our catalogue can run it."))
+    # TRANSLATORS: {count} is a count of devices, cards and machines (small ones in
+    # words). Example: "In all, five devices can run it."
+    return c.n_words(NP_("In all, {count} device can run it.", "In all, {count} devices can run it."), fig.cards_fit)
 
 
 def how_many_with_ram(c: PageContext, fig: ModelFigures) -> Markup:
@@ -292,9 +291,9 @@ def how_many_with_ram(c: PageContext, fig: ModelFigures) -> Markup:
     # run it, entirely or with part of it in system RAM; {fit} and {offload}
     # are numbers. Example: "In all, 278 devices run it: 45 entirely, 233 with
     # part of it in RAM."
-    return c.p.n(NP_("In all, {count} device runs it: {fit} entirely, {offload} with part of it in RAM.",
-                     "In all, {count} devices run it: {fit} entirely, {offload} with part of it in RAM."),
-                 fig.cards_run, fit=c.f.count(fig.cards_fit), offload=c.f.count(fig.cards_offload))
+    return c.n_words(NP_("In all, {count} device runs it: {fit} entirely, {offload} with part of it in RAM.",
+                         "In all, {count} devices run it: {fit} entirely, {offload} with part of it in RAM."),
+                     fig.cards_run, fit=c.f.count_words(fig.cards_fit), offload=c.f.count_words(fig.cards_offload))
 
 
 def how_fast(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:

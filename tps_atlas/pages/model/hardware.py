@@ -167,7 +167,7 @@ def single_text(c: PageContext, fig: ModelFigures, v: PageValues) -> list[Markup
         return [p.t(N_("Only one card in our catalogue can hold it: the {small_card}, with {small_memory}, "
                        "which runs {model} at {small_quant} and produces about {small_tok_s}."), **v.placeholders)]
     if fig.reach is Reach.EVERY:
-        out = [p.t(N_("Every card in our catalogue can hold it."))]
+        out = [p.t(N_("Every device in our catalogue can hold it."))]
     else:
         # Cards and machines alike: "devices", as the headline tile counts them.
         # TRANSLATORS: {fit_count} is the number of devices that hold it entirely (two or more; up to twelve

@@ -114,6 +114,11 @@ DEVICES_RUN_IT = NP_("device runs it", "devices run it")
 # TRANSLATORS: under that tile: {fit} devices hold the model entirely, {offload} run it with part of it in
 # system RAM. Example: "45 entirely, 233 with part in RAM".
 RUN_PARTS = N_("{fit} entirely, {offload} with part in RAM")
+# TRANSLATORS: the first tile where no device (card or machine) runs the model at the settings: the tile's
+# large text, in place of a 0, above the label 'runs it'. Example: "No device / runs it".
+NO_DEVICE = N_("No device")
+# TRANSLATORS: the label under "No device" in that tile (French "Aucun appareil / ne le fait tourner").
+NONE_RUN_IT = N_("runs it")
 SMALLEST_CARD = N_("Smallest card that fits")
 # TRANSLATORS: the tile's label where the smallest device that holds the model is a machine sharing its
 # memory (a Mac, a Ryzen AI Max), never called a card.
@@ -124,13 +129,12 @@ def tiles(c: PageContext, fig: ModelFigures, v: PageValues) -> list[tuple[str, s
     # The first tile is redrawn by the browser after an input change (calculator.js tilesHtml), byte for
     # byte as built (tests/test_parity.py): its wording changes there and here together.
     p, f = c.p, c.p.fmt
-    out = [
-        (str(p.n(DEVICES_RUN_IT, fig.cards_run)), f.count(fig.cards_run),
-         str(p.t(RUN_PARTS, fit=f.count(fig.cards_fit), offload=f.count(fig.cards_offload)))),
-        (str(p.n(NP_("card in the catalogue", "cards in the catalogue"), fig.cards_total)), v.total, ""),
-    ]
+    first = ((p.gettext(NONE_RUN_IT), p.gettext(NO_DEVICE), "") if not fig.cards_run else
+             (str(p.n(DEVICES_RUN_IT, fig.cards_run)), f.count(fig.cards_run),
+              str(p.t(RUN_PARTS, fit=f.count(fig.cards_fit), offload=f.count(fig.cards_offload)))))
+    out = [first, (str(p.n(NP_("device in the catalogue", "devices in the catalogue"), fig.cards_total)), v.total, "")]
     if fig.smallest and v.small and v.fast:
         label = SMALLEST_DEVICE if fig.smallest.card.unified else SMALLEST_CARD
         out.append((p.gettext(label), str(v.small.card), " · ".join((v.small.vram, v.small.quant, v.small.tok_s))))
-        out.append((p.gettext(N_("Fastest card")), str(v.fast.card), " · ".join((v.fast.tok_s, v.fast.vram))))
+        out.append((p.gettext(N_("Fastest device")), str(v.fast.card), " · ".join((v.fast.tok_s, v.fast.vram))))
     return out
