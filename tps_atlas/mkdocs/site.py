@@ -249,7 +249,10 @@ def finish_site(site_dir: Path, site_url: str, renderers: dict[str, Renderer], b
     write_site_data(site_dir, browser_data)
     first = renderers[DEFAULT_LANGUAGE]
     # The published answers are those of the default calibration: a build at another moves nothing.
-    moves = (moved_pages(first.table, first.catalogue.models, first.catalogue.cards)
+    # A preview compares only its own models (the whole catalogue's answers take seconds).
+    preview = set(preview_ids())
+    shown = [m for m in first.catalogue.models if not preview or m.id in preview]
+    moves = (moved_pages(first.table, shown, first.catalogue.cards)
              if first.calibration.name == first.settings.calibration(None).name else ())
     for language in LANGUAGES:
         r = renderers[language]
