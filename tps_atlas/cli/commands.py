@@ -164,3 +164,19 @@ def command_add_device(args) -> int:
     path = add_device(entry, Path(args.devices_file) if args.devices_file else None)
     print(f"added {args.id} to {path}")
     return 0
+
+
+def command_catalogue_snapshot(args) -> int:
+    """Write the published answers (data/published-answers.tsv) the build compares its answers with."""
+    from tps_atlas.pages.moved import SNAPSHOT, answers_of, read_snapshot, write_snapshot
+
+    path = Path(args.out) if args.out else SNAPSHOT
+    settings = load_settings()
+    calibration = settings.calibration(None).name
+    catalogue = load_catalogue().for_calibration(calibration)
+    table = estimate_table(catalogue, settings, calibration)
+    write_snapshot(path, answers_of(table, catalogue.models, catalogue.cards), [c.id for c in catalogue.cards])
+    read_snapshot(path)  # what the build will read back
+    print(f"{path}: the answers of {len(catalogue.models)} models on {len(catalogue.cards)} devices "
+          f"({calibration} calibration)")
+    return 0

@@ -14,6 +14,7 @@ from typing import Sequence
 from tps_atlas.catalogue.limits import MAX_CONTEXT, RAISE_METHODS, VENDORS
 from tps_atlas.errors import DataError, quote
 from tps_atlas.cli.commands import (command_add_device, command_add_model, command_cards, command_catalogue_check,
+                                    command_catalogue_snapshot,
                                     command_estimate, command_models)
 
 
@@ -92,6 +93,11 @@ def parser() -> argparse.ArgumentParser:
         "check", help="list placeholder, duplicate and unified-as-discrete cards not fixed or accepted in "
                       "data/gpu-corrections.yaml; exit status 1 while any is left")
     check.set_defaults(run=command_catalogue_check)
+    snap = catalogue_sub.add_parser(
+        "snapshot", help="write the published answers (data/published-answers.tsv) that the feed's "
+                         "'answer moved' entries are measured against; run it when the site is published")
+    snap.add_argument("--out", metavar="PATH", help="default: data/published-answers.tsv")
+    snap.set_defaults(run=command_catalogue_snapshot)
     add = catalogue_sub.add_parser("add-model", help="draft data/models/<id>.yaml from a Hugging Face config.json")
     add.add_argument("config", metavar="CONFIG.json", help="the model's config.json")
     add.add_argument("--card", metavar="README.md", help="the model card: its licence and parameter figure")

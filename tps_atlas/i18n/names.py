@@ -53,7 +53,8 @@ from tps_atlas.records.strict_yaml import load_yaml
 
 NAMES_FILE = DATA_DIR / "names.yaml"
 # The placeholders the code fills with a Name, so that a translation may write them with a case.
-NAME_PLACEHOLDERS = frozenset({"card", "fast_card", "small_card", "miss_card", "peer", "organisation", "country"})
+NAME_PLACEHOLDERS = frozenset({"card", "fast_card", "small_card", "miss_card", "peer", "device", "organisation",
+                               "country"})
 CARD_KINDS = ("gpu", "processor", "computer")
 
 

@@ -29,10 +29,11 @@ from tps_atlas.errors import DataError
 from tps_atlas.estimate.settings import load_settings
 from tps_atlas.web.data import card_labels, write_card_labels, write_site_data
 from tps_atlas.pages.feed import feed_xml
+from tps_atlas.pages.moved import moved_pages
 from tps_atlas.i18n.phrases import LANGUAGES, N_, Phrases
 from tps_atlas.mkdocs.render import Renderer, ui_settings
 from tps_atlas.web.api.open_data import load_open_data
-from tps_atlas.web.api.writer import write_open_data
+from tps_atlas.web.api.writer import build_date, write_open_data
 from tps_atlas.mkdocs.page_shell import device_button, finish_shell
 
 DEFAULT_LANGUAGE = "en"
@@ -246,12 +247,20 @@ def finish_site(site_dir: Path, site_url: str, renderers: dict[str, Renderer], b
     (tps_atlas/web/api/), a search index per language, and a sitemap with alternates. False when
     there was no search index to split (no search plugin)."""
     write_site_data(site_dir, browser_data)
+    first = renderers[DEFAULT_LANGUAGE]
+    # The published answers are those of the default calibration: a build at another moves nothing.
+    # A preview compares only its own models (the whole catalogue's answers take seconds).
+    preview = set(preview_ids())
+    shown = [m for m in first.catalogue.models if not preview or m.id in preview]
+    moves = (moved_pages(first.table, shown, first.catalogue.cards)
+             if first.calibration.name == first.settings.calibration(None).name else ())
     for language in LANGUAGES:
         r = renderers[language]
         write_card_labels(site_dir, language, card_labels(r.phrases, r.catalogue, r.confidence))
         prefix = language_prefix(language)
         (site_dir / prefix).mkdir(parents=True, exist_ok=True)
-        (site_dir / prefix / "feed.xml").write_text(feed_xml(r.phrases, r.catalogue, language_root(site_url, prefix)),
+        (site_dir / prefix / "feed.xml").write_text(feed_xml(r.phrases, r.catalogue, language_root(site_url, prefix),
+                                                             moves, build_date()),
                                                     encoding="utf-8")
     r = renderers[DEFAULT_LANGUAGE]
     write_open_data(site_dir, r.table, r.catalogue, r.settings, load_open_data(r.catalogue), site_url, preview_ids())
