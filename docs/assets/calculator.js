@@ -1391,8 +1391,10 @@
   // figures carry their column's name (tps.css).
   function labelColumns(table) {
     Array.from(table.tHead.rows[0].cells).forEach(function (th, i) {
-      var first = th.firstChild;
-      table.style.setProperty("--tps-h" + (i + 1), JSON.stringify((first ? first.textContent : "").trim()));
+      var first = th.firstChild, name = "--tps-h" + (i + 1);
+      var label = JSON.stringify((first ? first.textContent : "").trim());
+      // The build writes these labels into the page; setting one again restyles every cell of the table.
+      if (table.style.getPropertyValue(name) !== label) table.style.setProperty(name, label);
     });
   }
 
