@@ -110,8 +110,9 @@ def test_a_small_count_of_devices_in_words(catalogue, settings, seed, base_card,
 
 
 @pytest.mark.parametrize("language, sentence", [
-    ("en", "In all, five devices run it: three entirely, two with part of it in RAM."),
-    ("fr", "En tout, cinq appareils le font tourner"),
+    ("en", "In all, five devices run it: 3 entirely, 2 with part of it in RAM."),
+    ("fr", "En tout, cinq appareils le font tourner\u00a0: 3 entièrement, 2 en partie en RAM."),
+    ("de", "Insgesamt läuft es auf fünf Geräten: 3 vollständig, 2 teilweise im RAM."),
 ])
 def test_devices_with_ram_counted_in_words(catalogue, settings, seed, base_card, language, sentence):
     cards = [card(base_card, f"Mid {n}", 8 * n, 400) for n in (1, 2)] + \
