@@ -43,19 +43,19 @@ def meta(c: PageContext, m: Model, v: PageValues) -> list[str]:
 
 def intro(c: PageContext, m: Model, v: PageValues) -> Markup:
     return c.p.pick(m.id + ":intro", (
-        # TRANSLATORS: {model} is the model's name. Example: "Every card below is
+        # TRANSLATORS: {model} is the model's name. Example: "Every device below is
         # rated for GLM-5 at the context length and minimum quality you choose.
-        # Speed is an estimate for a single request, worked out from the card's
+        # Speed is an estimate for a single request, worked out from the device's
         # memory bandwidth and the size of the model once compressed."
-        N_("Every card below is rated for {model} at the context length and minimum quality you "
-           "choose. Speed is an estimate for a single request, worked out from the card's memory "
+        N_("Every device below is rated for {model} at the context length and minimum quality you "
+           "choose. Speed is an estimate for a single request, worked out from the device's memory "
            "bandwidth and the size of the model once compressed."),
-        # TRANSLATORS: {model} is the model's name. Example: "We rate every card
+        # TRANSLATORS: {model} is the model's name. Example: "We rate every device
         # we know for GLM-130B, at your context length and quality floor. The
         # speed shown is for one request at a time, estimated from how fast the
-        # card reads its memory and how large the compressed model is."
-        N_("We rate every card we know for {model}, at your context length and quality floor. The "
-           "speed shown is for one request at a time, estimated from how fast the card reads its "
+        # device reads its memory and how large the compressed model is."
+        N_("We rate every device we know for {model}, at your context length and quality floor. The "
+           "speed shown is for one request at a time, estimated from how fast the device reads its "
            "memory and how large the compressed model is."),
     ), **v.placeholders)
 
