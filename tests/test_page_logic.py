@@ -64,7 +64,7 @@ def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
     assert both.reach is Reach.ONE and both.offload
     said = words(a for _, a in page(both, settings).faq)
     assert "It is the only card that can run it." not in said
-    assert "In all, two devices run it: one entirely, one with part of it in RAM." in said
+    assert "In all, two devices run it: 1 entirely, 1 with part of it in RAM." in said
     assert not re.search(r"in all, \w+ (cards?|devices?) (can )?runs? it", text, re.IGNORECASE)
     assert en.fastest_title == "The only GPU that runs Llama 3.1 70B" and en.smallest == []
     assert "runs on a single one of the 2 GPUs" in en.description

@@ -541,6 +541,7 @@ TWINS = {
     ("calculator", "tokensPerSecond"): Twin("tps_atlas.estimate.speed:tokens_per_second"),
     ("calculator", "promptTokensPerSecond"): Twin("tps_atlas.estimate.speed:prompt_tokens_per_second"),
     ("calculator", "usableGb"): Twin("tps_atlas.estimate.fit:usable_gb"),
+    ("calculator", "memoryInName"): Twin("tps_atlas.i18n.names:memory_in_name"),
     ("calculator", "pooledCard"): Twin("tps_atlas.estimate.verdict:pooled"),
     ("calculator", "calibratedMemory"): Twin("tps_atlas.estimate.fit:calibrated_memory"),
     ("calculator", "verdict"): Twin("tps_atlas.estimate.fit:verdict"),
@@ -759,6 +760,13 @@ def case_usable_gb(w):
     return [ref("card", card.id), ref("settings"), ref("calibration", c.name)], usable_gb(card, w.settings, c), None
 
 
+def case_memory_in_name(w):
+    from tps_atlas.i18n.names import memory_in_name
+
+    card = w.card()
+    return [ref("card", card.id)], memory_in_name(card), None
+
+
 def case_pooled_card(w):
     from tps_atlas.estimate.budget import device_budget_gb
     from tps_atlas.estimate.verdict import pooled
@@ -895,6 +903,7 @@ GENERATORS = {
     "weightsGb": case_weights_gb, "kvCacheGb": case_kv_cache_gb, "memoryNeeded": case_memory_needed,
     "speedClass": case_speed_class, "efficiency": case_efficiency, "tokensPerSecond": case_tokens_per_second,
     "promptTokensPerSecond": case_prompt_tokens_per_second, "usableGb": case_usable_gb,
+    "memoryInName": case_memory_in_name,
     "pooledCard": case_pooled_card, "calibratedMemory": case_calibrated_memory, "verdict": case_verdict,
     "candidateMemories": case_candidate_memories, "estimate": case_estimate, "ramRoomGb": case_ram_room_gb,
     "place": case_place, "offloadCandidates": case_offload_candidates, "ramSystem": case_ram_system,

@@ -110,8 +110,9 @@ def test_a_small_count_of_devices_in_words(catalogue, settings, seed, base_card,
 
 
 @pytest.mark.parametrize("language, sentence", [
-    ("en", "In all, five devices run it: three entirely, two with part of it in RAM."),
-    ("fr", "En tout, cinq appareils le font tourner"),
+    ("en", "In all, five devices run it: 3 entirely, 2 with part of it in RAM."),
+    ("fr", "En tout, cinq appareils le font tourner\u00a0: 3 entièrement, 2 en partie en RAM."),
+    ("de", "Insgesamt läuft es auf fünf Geräten: 3 vollständig, 2 teilweise im RAM."),
 ])
 def test_devices_with_ram_counted_in_words(catalogue, settings, seed, base_card, language, sentence):
     cards = [card(base_card, f"Mid {n}", 8 * n, 400) for n in (1, 2)] + \
@@ -120,3 +121,17 @@ def test_devices_with_ram_counted_in_words(catalogue, settings, seed, base_card,
     assert (figs.cards_run, figs.cards_fit, figs.cards_offload) == (5, 3, 2)
     said = words(a for _, a in page(figs, settings, language).faq)
     assert sentence in said, said
+
+
+@pytest.mark.parametrize("language", ("en", "de"))
+def test_a_card_named_with_its_memory_is_not_given_it_again(catalogue, settings, seed, language):
+    # "GeForce RTX 3060 12 GB · 12 GiB" said the size twice in two units; a machine's name states its
+    # RAM, so the GPU's share (36 of the M3 Max's 48 GB) still stands beside it.
+    rtx, mac = catalogue.card("geforce-rtx-3060-12gb"), catalogue.card("apple-m3-max-48gb")
+    figs = figures(catalogue, settings, seed, "llama-3.1-8b", [rtx, mac])
+    assert (figs.smallest.card, figs.fastest.card) == (rtx, mac)
+    f = Phrases(language).fmt
+    tiles = {main: detail for _, main, detail in page(figs, settings, language).tiles}
+    assert "12 GB" in rtx.name and f.vram(rtx.vram_gb) not in tiles[rtx.name], tiles
+    assert tiles[rtx.name].startswith(figs.smallest.quant.name + " · ")
+    assert tiles[mac.name].endswith(" · " + f.vram(mac.vram_gb)) and f.vram(mac.vram_gb) == f.vram(36)

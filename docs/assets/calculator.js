@@ -917,6 +917,10 @@
 
   // The headline tiles that depend on the inputs (tps_atlas/pages/model/headline.py tiles): the devices that
   // run it, entirely or with part in RAM; smallest; fastest.
+  function memoryInName(card) {
+    return !card.unified && new RegExp("(^|[^\\d.])" + String(card.vram_gb).replace(".", "\\.") + " ?GB\\b").test(card.name);
+  }
+
   function tilesHtml(fig, f, labels, totalTile) {
     var run = fig.rows.length + fig.offload.length;
     // None: "No device / runs it", never "0 / devices run it".
@@ -926,9 +930,12 @@
     if (totalTile) tiles.push(totalTile);
     if (fig.smallest) {
       var s = fig.smallest, q = fig.fastest;
+      // The size once: not beside a name that states it as sold (tps_atlas/i18n/names.py memory_in_name).
+      var smallVram = memoryInName(s.card) ? [] : [f.vram(s.card.vram_gb)];
+      var fastVram = memoryInName(q.card) ? [] : [f.vram(q.card.vram_gb)];
       tiles.push(tileHtml(s.card.unified ? labels.smallest_device : labels.smallest, s.card.name,
-                          [f.vram(s.card.vram_gb), s.quant.name, f.tokS(s.tok_s)].join(" · ")));
-      tiles.push(tileHtml(labels.fastest, q.card.name, [f.tokS(q.tok_s), f.vram(q.card.vram_gb)].join(" · ")));
+                          smallVram.concat([s.quant.name, f.tokS(s.tok_s)]).join(" · ")));
+      tiles.push(tileHtml(labels.fastest, q.card.name, [f.tokS(q.tok_s)].concat(fastVram).join(" · ")));
     }
     return tiles.map(function (t) { return "\n" + t; }).join("") + "\n";
   }
@@ -1352,7 +1359,7 @@
     pooledCard: pooledCard, usableGb: usableGb, calibratedMemory: calibratedMemory, ramRoomGb: ramRoomGb,
     roundDecimal: roundDecimal, Formatter: Formatter, escapeHtml: escapeHtml, fillPhrase: fillPhrase, cardName: cardName,
     pluralText: pluralLabel, parseContext: parseContext, rowHtml: rowHtml, rowsHtml: rowsHtml,
-    tilesHtml: tilesHtml, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
+    tilesHtml: tilesHtml, memoryInName: memoryInName, pluralLabel: pluralLabel, readState: readState, queryString: queryString,
     visibleRows: visibleRows, workingHtml: workingHtml, promptTokensPerSecond: promptTokensPerSecond,
     speedClass: speedClass, place: place, offloadEstimate: offloadEstimate, offloadCandidates: offloadCandidates,
     ramSystem: ramSystem, llamaServer: llamaServer, cardHref: cardHref, shortfallOf: shortfallOf, raisedRun: raisedRun,

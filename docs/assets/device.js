@@ -15,6 +15,7 @@
   var ui = JSON.parse(holder.textContent);
   var f = new calc.Formatter(ui.language, ui.units);
   var escapeHtml = calc.escapeHtml;
+  var memoryInName = calc.memoryInName;
   var STORAGE_KEY = "tps-atlas-device";
   var RESULTS = 8;
 
@@ -65,8 +66,8 @@
       var cards = search(query);
       list.innerHTML = cards.map(function (c) {
         return '<li><button type="button" class="tps-picker-choice" data-card="' + escapeHtml(c.id) + '">' +
-          '<span class="tps-picker-name">' + escapeHtml(c.name) + "</span> <small>" + escapeHtml(c.vendor) + " · " +
-          escapeHtml(f.vram(c.vram_gb)) + "</small></button></li>";
+          '<span class="tps-picker-name">' + escapeHtml(c.name) + "</span> <small>" + escapeHtml(c.vendor) +
+          (memoryInName(c) ? "" : " · " + escapeHtml(f.vram(c.vram_gb))) + "</small></button></li>";
       }).join("");
       status.textContent = query.trim() && !cards.length ? fillText(ui.no_match, { query: query.trim() }) : "";
     }
@@ -305,7 +306,7 @@
     document.querySelectorAll(".tps-device-current").forEach(function (p) {
       var d = device();
       p.hidden = !d;
-      p.textContent = d ? fillText(ui.label_value, { label: ui.my_device, value: d.name + " · " + f.vram(d.vram_gb) }) : "";
+      p.textContent = d ? fillText(ui.label_value, { label: ui.my_device, value: memoryInName(d) ? d.name : d.name + " · " + f.vram(d.vram_gb) }) : "";
     });
   }
 

@@ -169,14 +169,16 @@ class Checker:
         out = []
         text = " ".join(answers.values())
         if offload and fit:
-            said = plain(str(self.p.n(("In all, {count} device runs it: {fit} entirely, {offload} with part of it in "
-                                       "RAM.", "In all, {count} devices run it: {fit} entirely, {offload} with part "
-                                       "of it in RAM."), fit + offload, fit=self.f.count(fit),
-                                      offload=self.f.count(offload))))
+            # (the count of devices in words where small, its parts in digits)
+            said = self.in_words(("In all, {count} device runs it: {fit} entirely, {offload} with part of it in "
+                                  "RAM.", "In all, {count} devices run it: {fit} entirely, {offload} with part "
+                                  "of it in RAM."), fit + offload, feminine=False, fit=self.f.count(fit),
+                                 offload=self.f.count(offload))
             if said not in text:
                 out.append(f"no count of both kinds equal to the table ({fit} + {offload})")
         elif 1 < fit < len(self.cards) and not offload:
-            said = self.in_words(("In all, {count} device can run it.", "In all, {count} devices can run it."), fit)
+            said = self.in_words(("In all, {count} device can run it.", "In all, {count} devices can run it."), fit,
+                                 feminine=False)
             if said not in text:
                 out.append(f"no count equal to the table's {fit} rows")
         reading = sum(self.speed(r.tok_s) >= self.settings.reading_speed_tok_s for r in rows if r.fit != "offload")
@@ -192,11 +194,11 @@ class Checker:
                 out.append(f"the reading-speed count is not the {reading} rows shown at {self.f.tok_s(10)} or more")
         return out
 
-    def in_words(self, forms: tuple[str, str], count: int, **others: str) -> str:
-        """A count sentence as the model page words it (small counts in words, in a card's gender);
-        ``others``: the values of its other placeholders."""
+    def in_words(self, forms: tuple[str, str], count: int, feminine: bool = True, **others: str) -> str:
+        """A count sentence as the model page words it (small counts in words, in the gender of its noun:
+        a card's, or a device's with ``feminine=False``); ``others``: the values of its other placeholders."""
         text = self.p.catalogue.ngettext(forms[0], forms[1], count).replace("{count}",
-                                                                           self.f.count_words(count, feminine=True))
+                                                                           self.f.count_words(count, feminine=feminine))
         for name, value in others.items():
             text = text.replace("{" + name + "}", value)
         return plain(text)

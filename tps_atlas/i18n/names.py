@@ -220,6 +220,22 @@ def card_name(card, language: str) -> Name:
     return _name(text, language, card_kind(text), "gpu")
 
 
+def memory_in_name(card) -> bool:
+    """A graphics card whose name as sold states its memory ("GeForce RTX 3060 12 GB"): a tile or list
+    beside the name leaves the size out rather than say it again in another unit ("12 GB · 12 GiB").
+    A machine's name states its RAM, not the GPU's share, so the share is still shown beside it.
+
+    >>> from types import SimpleNamespace as S
+    >>> memory_in_name(S(name="GeForce RTX 3060 12 GB", vram_gb=12, unified=False))
+    True
+    >>> memory_in_name(S(name="GeForce RTX 4090", vram_gb=24, unified=False))
+    False
+    >>> memory_in_name(S(name="Apple M3 Max (48 GB)", vram_gb=36, unified=True))
+    False
+    """
+    return not card.unified and bool(re.search(rf"(?<![\d.]){card.vram_gb:g} ?GB\b", card.name))
+
+
 def organisation_name(organisation: str, language: str) -> Name:
     return _name(organisation, language, organisation, "organisation")
 

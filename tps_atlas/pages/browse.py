@@ -11,7 +11,7 @@ from tps_atlas.catalogue.load import Catalogue, Portal, newest_first
 from tps_atlas.estimate.settings import Settings
 from tps_atlas.pages.figures import FEW_DEVICES, EstimateTable, ModelFigures, Reach
 from tps_atlas.records import vocabulary
-from tps_atlas.i18n.names import organisation_name
+from tps_atlas.i18n.names import memory_in_name, organisation_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases
 from tps_atlas.estimate.calibration import Calibration
 from tps_atlas.estimate.fit import uses_budget
@@ -125,7 +125,8 @@ def home(p: Phrases, catalogue: Catalogue, table: EstimateTable, portal: Portal)
     models = [{"id": m.id, "name": m.name, "params": f.parameters_short(m.parameters_b),
                "fit": reach_text(p, table.figures[m.id])}
               for m in portal.featured_models]
-    cards = [{"id": c.id, "name": c.name, "vram": f.vram(c.vram_gb),
+    # The size once: not beside a name that states it as sold ("GeForce RTX 3060 12 GB").
+    cards = [{"id": c.id, "name": c.name, "vram": "" if memory_in_name(c) else f.vram(c.vram_gb),
               "runs": runs_models(p, table, c.id)}
              for c in portal.featured_cards]
     recent = [{"id": m.id, "name": m.name, "params": f.parameters_short(m.parameters_b),

@@ -287,13 +287,13 @@ def how_many_run_it(c: PageContext, fig: ModelFigures) -> Markup:
 
 def how_many_with_ram(c: PageContext, fig: ModelFigures) -> Markup:
     """How many devices run it, where some run it with part of it in RAM: both kinds, as the table lists."""
-    # TRANSLATORS: {count} is the number of devices (cards and machines) that
+    # TRANSLATORS: {count} is the number of devices (cards and machines, small ones in words) that
     # run it, entirely or with part of it in system RAM; {fit} and {offload}
-    # are numbers. Example: "In all, 278 devices run it: 45 entirely, 233 with
-    # part of it in RAM."
+    # are numbers in digits. Example: "In all, 278 devices run it: 45 entirely, 233 with
+    # part of it in RAM." ("In all, five devices run it: 3 entirely, 2 with part of it in RAM.")
     return c.n_words(NP_("In all, {count} device runs it: {fit} entirely, {offload} with part of it in RAM.",
                          "In all, {count} devices run it: {fit} entirely, {offload} with part of it in RAM."),
-                     fig.cards_run, fit=c.f.count_words(fig.cards_fit), offload=c.f.count_words(fig.cards_offload))
+                     fig.cards_run, fit=c.f.count(fig.cards_fit), offload=c.f.count(fig.cards_offload))
 
 
 def how_fast(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:

@@ -7,6 +7,7 @@ from markupsafe import Markup
 from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import ModelFigures, Reach
 from tps_atlas.i18n.phrases import N_, NP_
+from tps_atlas.i18n.names import memory_in_name
 from tps_atlas.pages.model.context import PageContext
 from tps_atlas.pages.model.values import PageValues
 
@@ -42,19 +43,19 @@ def meta(c: PageContext, m: Model, v: PageValues) -> list[str]:
 
 def intro(c: PageContext, m: Model, v: PageValues) -> Markup:
     return c.p.pick(m.id + ":intro", (
-        # TRANSLATORS: {model} is the model's name. Example: "Every card below is
+        # TRANSLATORS: {model} is the model's name. Example: "Every device below is
         # rated for GLM-5 at the context length and minimum quality you choose.
-        # Speed is an estimate for a single request, worked out from the card's
+        # Speed is an estimate for a single request, worked out from the device's
         # memory bandwidth and the size of the model once compressed."
-        N_("Every card below is rated for {model} at the context length and minimum quality you "
-           "choose. Speed is an estimate for a single request, worked out from the card's memory "
+        N_("Every device below is rated for {model} at the context length and minimum quality you "
+           "choose. Speed is an estimate for a single request, worked out from the device's memory "
            "bandwidth and the size of the model once compressed."),
-        # TRANSLATORS: {model} is the model's name. Example: "We rate every card
+        # TRANSLATORS: {model} is the model's name. Example: "We rate every device
         # we know for GLM-130B, at your context length and quality floor. The
         # speed shown is for one request at a time, estimated from how fast the
-        # card reads its memory and how large the compressed model is."
-        N_("We rate every card we know for {model}, at your context length and quality floor. The "
-           "speed shown is for one request at a time, estimated from how fast the card reads its "
+        # device reads its memory and how large the compressed model is."
+        N_("We rate every device we know for {model}, at your context length and quality floor. The "
+           "speed shown is for one request at a time, estimated from how fast the device reads its "
            "memory and how large the compressed model is."),
     ), **v.placeholders)
 
@@ -133,8 +134,11 @@ def tiles(c: PageContext, fig: ModelFigures, v: PageValues) -> list[tuple[str, s
              (str(p.n(DEVICES_RUN_IT, fig.cards_run)), f.count(fig.cards_run),
               str(p.t(RUN_PARTS, fit=f.count(fig.cards_fit), offload=f.count(fig.cards_offload)))))
     out = [first, (str(p.n(NP_("device in the catalogue", "devices in the catalogue"), fig.cards_total)), v.total, "")]
-    if fig.smallest and v.small and v.fast:
+    if fig.smallest and fig.fastest and v.small and v.fast:
         label = SMALLEST_DEVICE if fig.smallest.card.unified else SMALLEST_CARD
-        out.append((p.gettext(label), str(v.small.card), " · ".join((v.small.vram, v.small.quant, v.small.tok_s))))
-        out.append((p.gettext(N_("Fastest device")), str(v.fast.card), " · ".join((v.fast.tok_s, v.fast.vram))))
+        # The size once: not beside a name that states it as sold (tps_atlas/i18n/names.py memory_in_name).
+        small_vram = () if memory_in_name(fig.smallest.card) else (v.small.vram,)
+        fast_vram = () if memory_in_name(fig.fastest.card) else (v.fast.vram,)
+        out.append((p.gettext(label), str(v.small.card), " · ".join((*small_vram, v.small.quant, v.small.tok_s))))
+        out.append((p.gettext(N_("Fastest device")), str(v.fast.card), " · ".join((v.fast.tok_s, *fast_vram))))
     return out
