@@ -224,7 +224,7 @@ def test_a_machine_sharing_its_memory_is_not_given_its_memory_twice(catalogue, s
     assert figs.smallest.card is machine
     f = Phrases("nl").fmt
     nl = words(page(figs, settings, "nl").numbers_text)
-    assert f"{machine.name}, met {f.vram(machine.vram_gb)} bruikbaar voor de GPU" in nl
+    assert f"{machine.name}, met {f.vram(machine.vram_gb)} geheugen voor de GPU" in nl
     en = words(page(figs, settings).numbers_text)
     assert "The smallest is the Larger" not in en and "usable by the GPU" in en
 

@@ -681,7 +681,9 @@
     },
     tokS: function (value) { return this.significant(value) + this.unit(" ") + "tok/s"; },
     seconds: function (value) { return this.significant(value) + this.unit(" ") + "s"; },
-    tokRange: function (low, high) { return this.integer(low) + "\u2013" + this.integer(high); },
+    // Whole numbers from 10 tok/s up; below, as the speeds themselves are written (never "1–1" beside 0.93).
+    tokRange: function (low, high) { return this.rangeEnd(low) + "\u2013" + this.rangeEnd(high); },
+    rangeEnd: function (value) { return value >= 10 ? this.integer(value) : this.significant(value); },
     month: function (isoDate) {
       var parts = String(isoDate).split("-");
       var key = "month:" + parts[0] + "-" + parts[1];

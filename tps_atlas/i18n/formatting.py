@@ -194,7 +194,17 @@ class Formatter:
 
     @remembered
     def tok_range(self, low: float, high: float) -> str:
-        return f"{self.integer(low)}–{self.integer(high)}"
+        """A speed's range: whole numbers from 10 tok/s up, and below that as the speeds themselves
+        are written, so that a figure of 0.93 tok/s is not given the range "1–1".
+
+        >>> en = Formatter("en")
+        >>> en.tok_range(24.4, 60.2), en.tok_range(0.61, 1.24), en.tok_range(6.3, 15.2)
+        ('24–60', '0.61–1.2', '6.3–15')
+        """
+        return f"{self.range_end(low)}–{self.range_end(high)}"
+
+    def range_end(self, value: float) -> str:
+        return self.integer(value) if value >= 10 else self.significant(value)
 
     @remembered
     def month(self, date: dt.date) -> str:
