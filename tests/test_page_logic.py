@@ -81,9 +81,9 @@ def test_every_card_and_small_counts_in_words(catalogue, settings, seed, base_ca
     assert "Every device in our catalogue can run it." in words(a for _, a in en.faq)
     assert en.fastest_title == "The three fastest GPUs for Llama 3.2 1B"
     assert fr.fastest_title == "Les trois GPU les plus rapides pour Llama 3.2 1B"
-    # Small counts in words, in the gender of the language's word for a card.
+    # Small counts in words.
     # All three reach reading speed: not "of the three that hold it, three reach it".
-    assert "Les trois cartes qui l’accueillent atteignent toutes la vitesse de lecture" in words(a for _, a in fr.faq)
+    assert "Les trois appareils qui l’accueillent atteignent tous la vitesse de lecture" in words(a for _, a in fr.faq)
 
 
 def test_no_card_states_the_shortfall_against_the_usable_memory(catalogue, settings, seed, base_card):

@@ -183,12 +183,12 @@ class Checker:
                 out.append(f"no count equal to the table's {fit} rows")
         reading = sum(self.speed(r.tok_s) >= self.settings.reading_speed_tok_s for r in rows if r.fit != "offload")
         if reading and fit > 1:
-            said = self.in_words(("Of the {fit_count} cards that hold it, {count} reaches reading speed, about ten "
-                                  "tokens per second.", "Of the {fit_count} cards that hold it, {count} reach "
+            said = self.in_words(("Of the {fit_count} devices that hold it, {count} reaches reading speed, about ten "
+                                  "tokens per second.", "Of the {fit_count} devices that hold it, {count} reach "
                                   "reading speed, about ten tokens per second."), reading,
                                  fit_count=self.f.count_words(fit, feminine=True))
             if reading == fit:
-                said = plain(str(self.p.t("All {fit_count} cards that hold it reach reading speed, about ten tokens "
+                said = plain(str(self.p.t("All {fit_count} devices that hold it reach reading speed, about ten tokens "
                                           "per second.", fit_count=self.f.count_words(fit, feminine=True))))
             if said not in text:
                 out.append(f"the reading-speed count is not the {reading} rows shown at {self.f.tok_s(10)} or more")
