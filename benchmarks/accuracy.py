@@ -96,6 +96,16 @@ def offload_report() -> dict[str, float]:
     return summary
 
 
+# Held-out decode runs listed worst first: the p90 tail, to read for mislabelled rows.
+WORST = 15
+
+
+def run_kind(pair) -> str:
+    """'MoE' or 'dense', and whether the run starts at an empty context ('d0') or at depth ('depth')."""
+    run = pair.row.run
+    return f"{'MoE' if run.is_moe else 'dense'} {'depth' if run.depth else 'd0'}"
+
+
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help="refit the measured constants and print them")
@@ -131,6 +141,17 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     print("\nper class and backend:")
     for (key, backend), s in result.by_class_backend.items():
         print(f"  {key + ' ' + backend:28} {s.line()}")
+    print("\nby model kind and depth (a mixture of experts reads its active parameters; depth > 0: "
+          "llama-bench -d or a filled context):")
+    for kind in (lambda p: run_kind(p).split()[0], lambda p: "depth > 0" if p.row.run.depth else "depth 0", run_kind):
+        for key, s in grouped(result.pairs, kind).items():
+            print(f"  {key:28} {s.line()}")
+    print("\nworst held-out decode runs (data/measured/llama-cpp.tsv line):")
+    for pair in sorted(result.pairs, key=lambda p: -p.error)[:WORST]:
+        r = pair.row
+        print(f"  {pair.error:5.0%} line {r.run.line:4d} {class_name(pair, measured):16} {r.chip[:24]:24} "
+              f"{r.run.backend:6} {r.run.model_name[:30]:30} {r.quant.name:7} d{r.run.depth:<5d} {run_kind(pair):10} "
+              f"measured {r.measured:7.1f}  estimated {pair.estimate:7.1f}")
     if result.prompt:
         print("\nprompt processing, leave one device out (range: the class's decode range):")
         print(f"  {'overall':28} {result.prompt.line()}")

@@ -117,3 +117,22 @@ def test_every_hardware_class_has_a_label_in_each_language():
     assert Phrases("de").term(hbm) == "NVIDIA-Rechenzentrumskarten mit HBM-Speicher"
     assert Phrases("fr").term(hbm) == "cartes NVIDIA de centre de données à mémoire HBM"
     assert Phrases("nl").term(hbm) == "NVIDIA-datacenterkaarten met HBM-geheugen"
+
+
+def test_benchmark_prints_moe_dense_and_depth_apart_and_the_worst_runs(capsys):
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "accuracy.py"
+    spec = importlib.util.spec_from_file_location("accuracy_benchmark", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    summary = bench.main([])
+    out = capsys.readouterr().out
+    runs = {key: int(n) for key, n in re.findall(r"^  (MoE|dense|depth 0|depth > 0) +runs +(\d+),", out, re.M)}
+    assert runs["MoE"] + runs["dense"] == summary["runs"]
+    assert runs["depth 0"] + runs["depth > 0"] == summary["runs"]
+    worst = [int(e) for e in re.findall(r"^ +(\d+)% line +\d+ ", out, re.M)]
+    assert len(worst) == bench.WORST and worst == sorted(worst, reverse=True)
+    assert worst[0] >= summary["logo_p90"] * 100
