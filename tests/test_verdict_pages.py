@@ -183,9 +183,9 @@ def test_the_whole_site_check_finds_a_page_that_contradicts_its_own_table(site, 
     text, n = re.subn(r"(Can I run Qwen3 30B-A3B on a 16 GB GPU\?</h3>\n<p>[^<]*?)(\d+(?:\.\d+)?) tok/s",
                       r"\g<1>1.0 tok/s", text, count=1)
     assert n == 1
-    # ... and one card more than the table shows reaches reading speed.
+    # ... and one device more than the table shows reaches reading speed.
     head, faq_part = text.split('id="faq"', 1)
-    faq_part, n = re.subn(r"(cards that hold it, |All )(\d+)( reach| cards that hold it reach)",
+    faq_part, n = re.subn(r"(devices that hold it, |All )(\d+)( reach| devices that hold it reach)",
                           lambda m: f"{m.group(1)}{int(m.group(2)) + 1}{m.group(3)}", faq_part, count=1)
     assert n == 1
     text = head + 'id="faq"' + faq_part
@@ -211,3 +211,12 @@ def test_every_page_agrees_with_its_own_table(whole_site_problems, language):
     """Every model, card, index and home page of the whole site (tests/support/whole_site_verdicts.py)."""
     problems = whole_site_problems[f"verdicts-{language}"]
     assert not problems, problems[:20]
+
+
+@pytest.mark.parametrize(("language", "before", "after"), [("en", " (", ")"), ("nl", " met ", ""), ("de", " (", ")")])
+def test_the_card_pages_fastest_models_give_each_speed_beside_its_model(card_page, language, before, after):
+    # "SmolLM2 135M (466 tok/s), Gemma 3 270M (460 tok/s)", as model pages list devices; not a name run into a speed.
+    page = card_page("geforce-rtx-4090", language)
+    summary = plain(page.chart_summary)
+    for name, _, speed in page.chart_items[:2]:
+        assert f"{name}{before}{speed}{after}" in summary, summary

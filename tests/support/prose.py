@@ -18,7 +18,7 @@ def implied_count_problems(page_html: str, language: str) -> list[str]:
     fastest = page_html.split('id="extremes"', 1)[1].split("</ol>", 1)[0] if 'id="extremes"' in page_html else ""
     listed = fastest.count("<li>")
     problems = []
-    half = p.gettext("Half of the cards that hold it manage more than {median}.").split("{")[0].strip()
+    half = p.gettext("Half of the devices that hold it manage {median} or more.").split("{")[0].strip()
     if listed == 1 and any(half in para for para in paragraphs(page_html)):
         problems.append(f"{half!r} over one card")
     ten = {"en": "ten fastest", "nl": "tien snelste", "fr": "dix", "de": "zehn schnellsten"}[language]

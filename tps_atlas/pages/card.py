@@ -240,10 +240,14 @@ class CardPageBuilder:
             chart_title=(p.t(N_("The fastest models on the {card}"), **v.placeholders)),
             # TRANSLATORS: the chart's text for screen readers; {card} is the card's name (with {card:dat}...
             # for its article), {items} a list of models with their speeds. Example: '... on the GeForce RTX
-            # 4090: Qwen3 0.6B 300 tok/s, Llama 3.2 1B 250 tok/s.'
+            # 4090: Qwen3 0.6B (300 tok/s), Llama 3.2 1B (250 tok/s).'
             chart_summary=(p.t(N_("Estimated tokens per second of the ten fastest models on the {card}: "
                                      "{items}."), card=v.card,
-                                  items=f.names(f"{name} {value}" for name, _, value in chart_items)))
+                                  # TRANSLATORS: a model and its speed in the list above. Example:
+                                  # "Qwen3 0.6B (300 tok/s)".
+                                  # Each item is escaped once, by p.t; the list's words are CLDR's.
+                                  items=Markup(f.names(p.t(N_("{model} ({tok_s})"), model=name, tok_s=value)
+                                                       for name, _, value in chart_items))))
             if chart_items else "",
             faq=self.faq(card, runs, v),
             shares=self.shares(card),

@@ -332,11 +332,13 @@ def how_fast(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
         return first + Markup(" ") + p.t(N_("None of them reaches reading speed, about ten tokens per second."))
     if fig.reading_speed_cards == fig.cards_fit:
         # Not "of the 46 that hold it, 46 reach it".
-        # TRANSLATORS: {fit_count} is the number of devices (cards and machines) that hold it (two or more; small ones in words).
+        # TRANSLATORS: {fit_count} is the number of devices (cards and machines) that hold it (two or more;
+        # small ones in words).
         # Example: "All 46 devices that hold it reach reading speed, about ten tokens per second."
         return first + Markup(" ") + p.t(N_("All {fit_count} devices that hold it reach reading speed, about ten "
                                             "tokens per second."), fit_count=c.card_count(fig.cards_fit))
-    # TRANSLATORS: {count} is a count (small ones in words), {fit_count} the number of devices (cards and machines) that hold it.
+    # TRANSLATORS: {count} is a count (small ones in words), {fit_count} the number of devices (cards and
+    # machines) that hold it.
     # Example: "Of the 45 devices that hold it, 31 reach reading speed, about ten tokens per second."
     reading = NP_("Of the {fit_count} devices that hold it, {count} reaches reading speed, about ten tokens per "
                   "second.",
