@@ -240,3 +240,9 @@ def site_phrases(settings):
     from tps_atlas.i18n.phrases import Phrases
 
     return lambda language, calibration=None: Phrases(language, memory=settings.calibration(calibration).memory_unit)
+
+
+@pytest.fixture(scope="module")
+def base_card(catalogue):
+    """The real record the page tests' made-up cards start from (tests/support/cards.py)."""
+    return catalogue.card("geforce-rtx-4090")

@@ -20,20 +20,11 @@ from tps_atlas.pages.model.builder import ModelPageBuilder
 
 from tests.support.prose import implied_count_problems
 from tests.support.site_build import page_path, visible_text
+from tests.support.cards import card
 
 TRANSLATED = ("nl", "fr", "de")
 
 
-@pytest.fixture(scope="module")
-def base_card(catalogue):
-    return catalogue.card("geforce-rtx-4090")
-
-
-def card(base, name: str, vram_gb: float, bandwidth: float, released=dt.date(2023, 1, 1)):
-    """A discrete card of the given memory and bandwidth, otherwise like ``base``."""
-    return dataclasses.replace(base, id=name.lower().replace(" ", "-"), name=name, vram_gb=vram_gb,
-                               bandwidth_gb_s=bandwidth, released=released, unified=False,
-                               system_memory_gb=None, usable_share=None, chip=None, aliases=())
 
 
 def figures(catalogue, settings, seed, model_id, cards):

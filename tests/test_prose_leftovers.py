@@ -7,7 +7,6 @@ Every page context is built in process over a small catalogue of made-up cards (
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import pytest
@@ -21,21 +20,12 @@ from tps_atlas.pages.model.builder import ModelPageBuilder
 from tps_atlas.pages.model.context import PageContext
 from tps_atlas.pages.model.faq import how_many_gpus
 from tps_atlas.i18n.phrases import Phrases
+from tests.support.cards import card
 
 TRANSLATED = ("nl", "fr", "de")
 LANGUAGES = ("en",) + TRANSLATED
 
 
-@pytest.fixture(scope="module")
-def base_card(catalogue):
-    return catalogue.card("geforce-rtx-4090")
-
-
-def card(base, name: str, vram_gb: float, bandwidth: float):
-    """A discrete card of the given memory and bandwidth, otherwise like ``base``."""
-    return dataclasses.replace(base, id=name.lower().replace(" ", "-"), name=name, vram_gb=vram_gb,
-                               bandwidth_gb_s=bandwidth, unified=False, system_memory_gb=None,
-                               usable_share=None, chip=None, aliases=())
 
 
 def plain(markup) -> str:

@@ -4,7 +4,6 @@ channels in each language's plural; the French "1er" of a month."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import re
 
@@ -17,18 +16,9 @@ from tps_atlas.mkdocs.render import TABLE_HEADERS
 from tps_atlas.pages.figures import model_figures
 from tps_atlas.pages.model.builder import ModelPageBuilder
 from tps_atlas.pages.offload import ram_kind_name
+from tests.support.cards import card
 
 
-@pytest.fixture(scope="module")
-def base_card(catalogue):
-    return catalogue.card("geforce-rtx-4090")
-
-
-def card(base, name: str, vram_gb: float, bandwidth: float):
-    """A discrete card of the given memory and bandwidth, otherwise like ``base``."""
-    return dataclasses.replace(base, id=name.lower().replace(" ", "-"), name=name, vram_gb=vram_gb,
-                               bandwidth_gb_s=bandwidth, unified=False, system_memory_gb=None,
-                               usable_share=None, chip=None, aliases=())
 
 
 def figures(catalogue, settings, seed, model_id, cards):
