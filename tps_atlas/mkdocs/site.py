@@ -262,8 +262,8 @@ def finish_site(site_dir: Path, site_url: str, renderers: dict[str, Renderer], b
         (site_dir / prefix / "feed.xml").write_text(feed_xml(r.phrases, r.catalogue, language_root(site_url, prefix),
                                                              moves, build_date()),
                                                     encoding="utf-8")
-    r = renderers[DEFAULT_LANGUAGE]
-    write_open_data(site_dir, r.table, r.catalogue, r.settings, load_open_data(r.catalogue), site_url, preview_ids())
+    write_open_data(site_dir, first.table, first.catalogue, first.settings, load_open_data(first.catalogue), site_url,
+                    preview_ids())
     split = split_search_index(site_dir)
     write_sitemap(site_dir, site_url, site_pages)
     return split

@@ -96,13 +96,13 @@ def reach_text(p: Phrases, fig: ModelFigures) -> str:
                            "runs on {count} devices: {fit} entirely, {offload} with part in RAM"), fig.cards_run,
                        fit=p.fmt.count(fig.cards_fit), offload=p.fmt.count(fig.cards_offload)))
     if fig.reach is Reach.NONE:
-        # TRANSLATORS: on the home page, under a model that no single card holds.
+        # TRANSLATORS: on the home page, under a model that no single device (card or machine) holds.
         return str(p.t(N_("runs on no single device")))
     if fig.reach is Reach.ONE:
-        # TRANSLATORS: on the home page, under a model that exactly one card holds.
+        # TRANSLATORS: on the home page, under a model that exactly one device (card or machine) holds.
         return str(p.t(N_("runs on one device only")))
-    # TRANSLATORS: on the home page, under a model; {count} is a number of cards (two or more). Example:
-    # 'runs on 262 cards'.
+    # TRANSLATORS: on the home page, under a model; {count} is a number of devices (two or more). Example:
+    # 'runs on 262 devices'.
     return str(p.n(NP_("runs on {count} device", "runs on {count} devices"), fig.cards_fit))
 
 

@@ -51,8 +51,8 @@ def recently_added(models: tuple[Model, ...], limit: int = ENTRIES) -> list[Mode
 
 
 def moved_summary(p: Phrases, moves: list[Move], names: dict[str, str]) -> str:
-    """``names``: device id -> its name as sold (with its article in the languages that give one)."""
-    """One entry's text: what moved on the first few devices, and how many more."""
+    """One entry's text: what moved on the first few devices, and how many more. ``names``: device id ->
+    its name as sold (with its article in the languages that give one)."""
     f = p.fmt
     said = []
     for m in moves[:MOVES_NAMED]:

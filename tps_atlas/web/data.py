@@ -38,6 +38,7 @@ from tps_atlas.measured.runs import MeasuredIndex, Run, chip_of, load_runs
 from tps_atlas.i18n.names import browser_forms, card_kind
 from tps_atlas.pages.model.headline import (
     DEVICES_RUN_IT,
+    FASTEST_DEVICE,
     NO_DEVICE,
     NONE_RUN_IT,
     RUN_PARTS,
@@ -318,7 +319,7 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "none_run": p.gettext(NONE_RUN_IT),
         "smallest": p.gettext(SMALLEST_CARD),
         "smallest_device": p.gettext(SMALLEST_DEVICE),
-        "fastest": p.gettext(N_("Fastest device")),
+        "fastest": p.gettext(FASTEST_DEVICE),
         # TRANSLATORS: {model} is a model's name. Example: 'No card in our catalogue can run Kimi K2 at these
         # settings.'
         "no_fit": str(p.t(N_("No device in our catalogue can run {model} at these settings."), model=model.name)),

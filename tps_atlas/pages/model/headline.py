@@ -121,6 +121,7 @@ NO_DEVICE = N_("No device")
 # TRANSLATORS: the label under "No device" in that tile (French "Aucun appareil / ne le fait tourner").
 NONE_RUN_IT = N_("runs it")
 SMALLEST_CARD = N_("Smallest card that fits")
+FASTEST_DEVICE = N_("Fastest device")
 # TRANSLATORS: the tile's label where the smallest device that holds the model is a machine sharing its
 # memory (a Mac, a Ryzen AI Max), never called a card.
 SMALLEST_DEVICE = N_("Smallest device that fits")
@@ -140,5 +141,5 @@ def tiles(c: PageContext, fig: ModelFigures, v: PageValues) -> list[tuple[str, s
         small_vram = () if memory_in_name(fig.smallest.card) else (v.small.vram,)
         fast_vram = () if memory_in_name(fig.fastest.card) else (v.fast.vram,)
         out.append((p.gettext(label), str(v.small.card), " · ".join((*small_vram, v.small.quant, v.small.tok_s))))
-        out.append((p.gettext(N_("Fastest device")), str(v.fast.card), " · ".join((v.fast.tok_s, *fast_vram))))
+        out.append((p.gettext(FASTEST_DEVICE), str(v.fast.card), " · ".join((v.fast.tok_s, *fast_vram))))
     return out
