@@ -53,6 +53,22 @@ def test_a_display_costs_a_desktop_card_memory_a_laptop_card_keeps(catalogue, se
     assert gap == pytest.approx(settings.budget.display_reserve_gb)
 
 
+def test_a_mac_keeps_its_screen_inside_its_gpu_limit(catalogue, settings, measured):
+    """macOS counts the window server's GPU memory within the GPU's limit: a 64 GB Mac gives 48 GiB
+    less the desktop's share. Llama 3.3 70B Q5_K_M (49.95 GB) at 2,048 tokens failed so on a Mac mini
+    M4 Pro 64 GB (ollama issue 8331); the limit alone would have held it."""
+    mac = catalogue.card("apple-m4-pro-64gb")
+    assert usable_gb(mac, settings, measured) == pytest.approx(
+        mac.system_memory_gb * mac.usable_share * 1.073741824 - settings.budget.display_reserve_gb)
+    failed = [j for j in judged_reports(catalogue, settings, measured) if "ollama/issues/8331" in j.source]
+    assert len(failed) == 1 and not failed[0].accepted and failed[0].room_gb < failed[0].need_gb
+
+
+def judged_reports(catalogue, settings, measured) -> list[Judged]:
+    judge = Judge(settings, measured, load_ram(), catalogue)
+    return [j for j in (judge.report(r) for r in load_reports()) if j is not None]
+
+
 def test_a_larger_vocabulary_needs_a_larger_buffer_under_the_budget(catalogue, settings, measured, seed):
     """Gemma 3's 262,208-token vocabulary holds 512 x 133,952 more F32 logits than Llama 3's 128,256:
     0.27 GB more compute buffer at the same context; the seed keeps its flat buffer for both."""

@@ -15,7 +15,9 @@ calibration with ``fit: budget`` (data/estimator.yaml) uses this instead:
   desktop keeps (``display_reserve_gb``). Laptop GPUs (the display hangs off the integrated GPU)
   and data-centre boards keep no display.
 - **Budget** of a unified-memory machine = the share its GPU may use on the machine's default OS
-  (``usable_share`` in data/devices.yaml) of its memory. ``raised_limit`` says what the GPU may be
+  (``usable_share`` in data/devices.yaml) of its memory, less the display's share: its GPU drives the
+  screen, and macOS counts the window server's GPU memory within that limit (a Mac mini M4 Pro 64 GB
+  failed with 0.4 GB to spare by the limit alone: ollama issue 8331). ``raised_limit`` says what the GPU may be
   allowed once the limit is raised (macOS ``iogpu.wired_limit_mb``, Linux amdgpu GTT through
   ``ttm.pages_limit``, Windows' shared-memory setting), so a page can say "yes, with the GPU
   allowed N GB: how" instead of a bare "no".
@@ -132,8 +134,10 @@ def attention_scores_gb(context: int, attention_heads: int) -> float:
 
 
 def keeps_display(card: Card, budget: MemoryBudget) -> bool:
-    """A desktop card that may drive the screen keeps part of its memory for it."""
-    if card.unified or (card.memory_type or "") in budget.no_display_memory_types:
+    """A GPU that may drive the screen keeps part of its memory for it: a desktop card, and a machine
+    that shares its memory (its GPU always drives the screen, and on macOS the GPU's limit counts
+    every process's GPU memory, the window server's too)."""
+    if (card.memory_type or "") in budget.no_display_memory_types:
         return False
     name = _words(card.name)
     return not any(_words(word) in name for word in budget.no_display_words)
@@ -161,11 +165,16 @@ def device_budget_gb(card: Card, budget: MemoryBudget) -> float:
     24.82
     >>> round(device_budget_gb(Card("c", "GeForce RTX 4070 Laptop GPU", "NVIDIA", 8, 256.0, None), b), 2)
     8.14
+    >>> mac = Card("m", "Apple M4 Pro 64 GB", "Apple", 48, 273.0, None, unified=True)
+    >>> round(device_budget_gb(mac, b), 2)
+    51.04
     """
+    display = budget.display_reserve_gb if keeps_display(card, budget) else 0.0
     memory = labelled_memory_gb(card)
     if card.unified:
-        return memory
-    return memory - budget.driver_reserve_gb - (budget.display_reserve_gb if keeps_display(card, budget) else 0.0)
+        # The share a unified GPU may use is the OS's limit: no driver reserve beside it.
+        return memory - display
+    return memory - budget.driver_reserve_gb - display
 
 
 def headless_budget_gb(card: Card, budget: MemoryBudget) -> float:

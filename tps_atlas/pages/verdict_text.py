@@ -77,6 +77,9 @@ RAISED_CELL = N_("With the GPU limit raised")
 # TRANSLATORS: in brackets after "the {usable} usable on this card", under the seed's rule: {share} is the
 # share of the card's memory a fit may use, {vram} its memory. Example: "90% of its 24 GB".
 BASIS_SHARE = N_("{share} of its {vram}")
+# TRANSLATORS: the same for a machine whose GPU also drives the screen (a Mac, a laptop's integrated GPU):
+# the screen's share comes off the GPU's. Example: "75% of its 64 GB, less what the screen keeps".
+BASIS_SHARE_SCREEN = N_("{share} of its {vram}, less what the screen keeps")
 # TRANSLATORS: in brackets after "the {usable} usable on this card", under the memory budget: {vram} is the
 # card's memory as labelled. Example: "its 24 GiB less what the driver and the screen keep".
 BASIS_BUDGET = N_("its {vram} less what the driver and the screen keep")
@@ -93,7 +96,8 @@ def shortfall_values(p: Phrases, model: Model, card: Card, s: Shortfall) -> dict
     if s.usable_share is not None:
         basis = p.t(BASIS_SHARE, share=f.percent(s.usable_share), vram=vram)
     elif card.unified:
-        basis = (p.t(BASIS_SHARE, share=f.percent(card.usable_share), vram=f.vram(card.system_memory_gb))
+        basis = (p.t(BASIS_SHARE_SCREEN if s.keeps_display else BASIS_SHARE, share=f.percent(card.usable_share),
+                     vram=f.vram(card.system_memory_gb))
                  if card.usable_share and card.system_memory_gb else p.t(BASIS_BUDGET_MACHINE))
     else:
         basis = p.t(BASIS_BUDGET if s.keeps_display else BASIS_BUDGET_HEADLESS, vram=vram)
