@@ -30,6 +30,7 @@ ARCHITECTURES = {
     "Nemotron-H: Mamba-2, MLP and attention blocks": ("nemotron-h-56b.json", "nemotron-h-56b"),
     "LFM2: short convolutions beside attention, a feed-forward width cut to 2/3": ("lfm2-1.2b.json", "lfm2-1.2b"),
     "MiMo: 5 windowed layers to 1 global, values narrower than keys, MoE": ("mimo-v2-flash.json", "mimo-v2-flash"),
+    "LFM2-MoE: short convolutions, the first layers dense (num_dense_layers)": ("lfm2.5-8b-a1b.json", "lfm2.5-8b-a1b"),
 }
 
 

@@ -208,7 +208,9 @@ def _feed_forward(text: Config, layers: int, hidden: int, notes: list[str]) -> _
                                      for k in ("n_shared_experts", "num_shared_experts")) if v), 0)
     shared = shared_count * 3 * hidden * expert_width
     shared += 3 * hidden * (text.width("shared_expert_intermediate_size", required=False) or 0)
-    dense_layers = text.integer("first_k_dense_replace", required=False, minimum=0, maximum=layers) or 0
+    # DeepSeek names the leading dense layers first_k_dense_replace, LFM2-MoE num_dense_layers.
+    dense_key = "num_dense_layers" if "num_dense_layers" in text.data else "first_k_dense_replace"
+    dense_layers = text.integer(dense_key, required=False, minimum=0, maximum=layers) or 0
     only_dense = text.data.get("mlp_only_layers") or []
     text.seen.add("mlp_only_layers")
     if not isinstance(only_dense, list) or not all(isinstance(i, int) and 0 <= i < layers for i in only_dense):
