@@ -242,8 +242,8 @@ class OffloadCardRow:
 def card_offload_rows(p: Phrases, pairs: Sequence[tuple[Model, OffloadEstimate]], context: int,
                       limit_of: Callable[[Model], str] = lambda m: "") -> list[OffloadCardRow]:
     f = p.fmt
-    return [OffloadCardRow(m.name, f"../../models/{m.id}/", f.parameters(m.parameters_b), o.quant.name,
-                           f.gb(o.need_gb), f.tok_s(o.tok_s), f.tok_range(o.tok_s_low, o.tok_s_high),
+    return [OffloadCardRow(m.name, f"../../models/{m.id}/", f.parameters_short(m.parameters_b),
+                           o.quant.name, f.gb(o.need_gb), f.tok_s(o.tok_s), f.tok_range(o.tok_s_low, o.tok_s_high),
                            offload_detail(p, o), fit_command(m, o, context), limit_of(m))
             for m, o in pairs]
 
