@@ -21,7 +21,7 @@ from tps_atlas.pages.offload import OffloadCardRow, card_offload_intro, card_off
 from tps_atlas.pages.verdict_text import cannot_hold_answer
 from tps_atlas.i18n.data_text import device_os
 from tps_atlas.estimate.verdict import NoRun
-from tps_atlas.pages.verdict_text import RAISED_CELL
+from tps_atlas.pages.verdict_text import RAISED_CELL, usable_spec
 
 
 # Web addresses inside a source text (no quotes, brackets or separators: they end it).
@@ -133,7 +133,10 @@ class CardPageBuilder:
 
     def specs(self, c: Card) -> list[tuple[str, str]]:
         p, f, g = self.p, self.f, self.p.gettext
-        specs = [(g(N_("Vendor")), c.vendor), (g(N_("Memory available to the GPU")), f.vram(c.vram_gb))]
+        # A machine's GPU gets its share whole; a card's driver (and screen) keep part: the figure the answers use.
+        memory = ((g(N_("Memory available to the GPU")), f.vram(c.vram_gb)) if c.unified else
+                  (g(N_("Graphics memory (VRAM)")), str(usable_spec(p, c, self.table.settings, self.table.calibration))))
+        specs = [(g(N_("Vendor")), c.vendor), memory]
         if c.unified:
             specs.append((g(N_("Unified memory")), str(p.t(
                 # TRANSLATORS: a unified-memory machine's specification; {system} is its memory (128 GB),
@@ -290,10 +293,11 @@ class CardPageBuilder:
             faster = sum(c.bandwidth_gb_s > card.bandwidth_gb_s for c in peers)
             fastest = max(peers, key=lambda c: c.bandwidth_gb_s)
             # Small counts in words, as prose writes them ("two of them", "Davon lesen zwei").
-            # TRANSLATORS: {count} is a number of other cards (or machines), in words up to twelve, {vram} a
-            # memory size. Example: 'We track 33 other cards with 24 GB.'
-            answer = p.n_words(NP_("We track {count} other card with {vram}.",
-                                   "We track {count} other cards with {vram}."), len(peers), vram=v.vram)
+            # Cards and machines of that memory alike: "devices".
+            # TRANSLATORS: {count} is a number of other devices (cards and machines), in words up to twelve,
+            # {vram} a memory size. Example: 'We track 33 other devices with 24 GB.'
+            answer = p.n_words(NP_("We track {count} other device with {vram}.",
+                                   "We track {count} other devices with {vram}."), len(peers), vram=v.vram)
             answer += Markup(" ")
             if faster:
                 # More bandwidth is not more speed for certain: the A30X (1,220 GB/s) reaches a smaller share of
@@ -304,17 +308,17 @@ class CardPageBuilder:
                 # 5090 D V2, with 1,340 GB/s. ...'
                 answer += p.n_words(NP_("One of them has more memory bandwidth: the {peer}, with {peer_bandwidth}. "
                                   "That usually makes it faster on the same model, though how much of its "
-                                  "bandwidth a card reaches differs by hardware class.",
+                                  "bandwidth a device reaches differs by hardware class.",
                                   "Of these, {count} have more memory bandwidth; the one with the most is the "
                                   "{peer}, with {peer_bandwidth}. That usually makes them faster on the same model, "
-                                  "though how much of its bandwidth a card reaches differs by hardware class."),
+                                  "though how much of its bandwidth a device reaches differs by hardware class."),
                               faster,
                               peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
             else:
                 answer += p.t(N_("None of them has more memory bandwidth."))
-            # TRANSLATORS: {card} is the card's name (with {card:nom}... for its article). Example: 'How does
-            # the GeForce RTX 4090 compare with cards of the same memory?'
-            qa.append((p.t(N_("How does the {card} compare with cards of the same memory?"), **v.placeholders),
+            # TRANSLATORS: {card} is the device's name (with {card:nom}... for its article). Example: 'How does
+            # the GeForce RTX 4090 compare with devices of the same memory?'
+            qa.append((p.t(N_("How does the {card} compare with devices of the same memory?"), **v.placeholders),
                        answer))
         return qa
 

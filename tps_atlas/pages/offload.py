@@ -72,9 +72,19 @@ RUN_IT = N_("To run it with this row's settings:")
 
 
 def ram_kind_name(p: Phrases, kind: RamKind) -> str:
-    # TRANSLATORS: a kind of system memory; {count} is its number of channels, {memory} its type (DDR5-6000).
-    # Example: '2-channel DDR5-6000'.
+    """The kind of RAM as running text names it ("worked out for 64 GB of 2-channel DDR5-6000")."""
+    # TRANSLATORS: a kind of system memory inside a sentence, after "64 GB of" ("worked out for 64 GB of
+    # {ram_kind}"); {count} is its number of channels, {memory} its type (DDR5-6000). The drop-down's
+    # label is the entry "{memory}, {count} channels". Example: '2-channel DDR5-6000'.
     return str(p.n(NP_("{count}-channel {memory}", "{count}-channel {memory}"), kind.channels,
+                   memory=kind.memory))
+
+
+def ram_kind_label(p: Phrases, kind: RamKind) -> str:
+    """The kind of RAM as a drop-down's option names it ("DDR5-6000, 2 channels")."""
+    # TRANSLATORS: an option of the drop-down "Kind of system RAM"; {memory} is its type (DDR5-6000), {count}
+    # its number of channels. Example: 'DDR5-6000, 2 channels'.
+    return str(p.n(NP_("{memory}, {count} channel", "{memory}, {count} channels"), kind.channels,
                    memory=kind.memory))
 
 
@@ -83,7 +93,7 @@ def ram_inputs(p: Phrases) -> dict:
     ram = load_ram()
     size = ram.default_size_gb
     return {"ram": int(size) if float(size).is_integer() else size, "ram_kind": ram.default_kind,
-            "ram_kinds": [{"value": k.id, "label": f"{ram_kind_name(p, k)} ({p.fmt.bandwidth(k.bandwidth_gb_s)})"}
+            "ram_kinds": [{"value": k.id, "label": f"{ram_kind_label(p, k)} ({p.fmt.bandwidth(k.bandwidth_gb_s)})"}
                           for k in ram.kinds]}
 
 
