@@ -128,3 +128,43 @@ def test_a_base_model_sentence_claims_only_the_record(catalogue, settings, seed,
     about = " ".join(str(a) for a in ModelPageBuilder(Phrases(language), settings, None, {}).build(model, figs).about)
     assert said in about
     assert not re.search(r"usual way|gespecialiseerde|spécialisés|spezialisierten", about)
+
+
+def test_meteor_lake_is_named_in_product_names_a_search_still_finds(catalogue):
+    # "Intel Arc Graphics 8-core, Meteor Lake" was our English, left untranslated on nl/fr/de pages; Intel
+    # gives the GPU no number, so it is named by a processor it ships in. Apple's "30-core GPU" is Apple's.
+    from tps_atlas.catalogue.cards import search_cards
+    names = [c.name for c in catalogue.cards if c.vendor == "Intel"]
+    assert not [n for n in names if re.search(r"\d-core", n)]
+    found = [c.name for c in search_cards(catalogue.cards, "meteor lake 16 gb")]
+    assert found == ["Intel Arc Graphics (Core Ultra 7 155H, DDR5-5600, 16 GB)"]
+
+
+# Sentences over lists of cards and machines that said "card" (issue 25): the whole phrase, as it read.
+CARD_WORDS = ("its speed on a card depends", "See what else the card runs", "Every card name links",
+              "worked out per card", "It depends on the card.", "The card at the top is",
+              "Only one card in our catalogue", "every card we know", "on the same card runs",
+              "other cards with", "compare with cards of the same memory", "this kind of card reaches",
+              "To check it on your own card")
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_lists_of_cards_and_machines_say_device(site, language):
+    from tps_atlas.i18n.phrases import Phrases
+    from tests.support.session import PREVIEW_CARDS, PREVIEW_MODELS
+    p = Phrases(language)
+    pages = {f"models/{m}": visible(page_path(site, language, "models", m).read_text(encoding="utf-8"))
+             for m in PREVIEW_MODELS}
+    pages.update({f"cards/{c}": visible(page_path(site, language, "cards", c).read_text(encoding="utf-8"))
+                  for c in PREVIEW_CARDS})
+    if language == "en":
+        found = [(where, words) for where, text in pages.items() for words in CARD_WORDS if words in text]
+        assert not found, found[:5]
+    steps = pages["models/llama-3.1-8b"]
+    assert p.gettext("See what else the device runs") in steps
+    depends = p.gettext("It depends on the device. The fastest we compute is the {fast_card} at about {fast_tok_s}; "
+                        "the slowest that holds it, the {slow_card}, manages about {slow_tok_s}.")
+    assert depends.split("{", 1)[0].strip() in steps
+    machine = pages["cards/apple-m4-max-128gb"]  # a Mac's peers are cards and machines of its GPU's memory
+    other = {"en": "other devices with", "nl": "andere apparaten met"}[language]
+    assert other in machine

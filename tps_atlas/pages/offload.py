@@ -151,8 +151,9 @@ def offload_explanation(p: Phrases, m: Model, system: System, offload: Sequence[
     out = []
     if m.is_moe:
         # TRANSLATORS: {model} is a model's name; --n-cpu-moe is a llama.cpp option, kept as it is. Example:
-        # 'Where no card holds it, gpt-oss-120b can still run with part of it in system memory (RAM). ...'
-        out.append(p.t(N_("Where no card holds it, {model} can still run with part of it in system memory (RAM). "
+        # 'On a card too small for it, gpt-oss-120b can still run with part of it in system memory (RAM). ...'
+        # Not "where no card holds it": on most of these pages many devices hold it.
+        out.append(p.t(N_("On a card too small for it, {model} can still run with part of it in system memory (RAM). "
                           "llama.cpp keeps attention, the shared weights and the KV cache on the card and moves "
                           "the experts of as many layers as needed to RAM (--n-cpu-moe). A token uses only a few "
                           "experts, so only a small part of what sits in RAM is read for each token: slower than "
@@ -161,9 +162,9 @@ def offload_explanation(p: Phrases, m: Model, system: System, offload: Sequence[
         # Not "falls to a few tokens per second" as a rule: with little in RAM a dense model keeps most of
         # its speed (GLM-4.1V on a GTX 980 Ti, 0.8 GB in RAM: 25.9 tok/s); the page's own fastest row says how
         # fast it gets, and system RAM is a third of a mid-range card's bandwidth, not always "a tenth".
-        # TRANSLATORS: {model} is a model's name; -ngl is a llama.cpp option, kept as it is. Example: 'Where no
-        # card holds it, Llama 3.1 70B can still run with some of its layers in system memory (RAM, -ngl). ...'
-        out.append(p.t(N_("Where no card holds it, {model} can still run with some of its layers in system "
+        # TRANSLATORS: {model} is a model's name; -ngl is a llama.cpp option, kept as it is. Example: 'On a card
+        # too small for it, Llama 3.1 70B can still run with some of its layers in system memory (RAM, -ngl). ...'
+        out.append(p.t(N_("On a card too small for it, {model} can still run with some of its layers in system "
                           "memory (RAM, -ngl). Being dense, it reads every layer for every token, and system "
                           "memory is several times slower than a card's own: the more layers sit in RAM, the "
                           "slower it runs."), **v))
