@@ -145,7 +145,7 @@ CARD_WORDS = ("its speed on a card depends", "See what else the card runs", "Eve
               "worked out per card", "It depends on the card.", "The card at the top is",
               "Only one card in our catalogue", "every card we know", "on the same card runs",
               "other cards with", "compare with cards of the same memory", "this kind of card reaches",
-              "To check it on your own card")
+              "To check it on your own card", " on the card.")
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])

@@ -38,9 +38,9 @@ WORKING_LINES = (
     N_("Time per token: {read} ÷ ({bandwidth} × {efficiency}) + {overhead} ms = {ms} ms, so about {tok_s}."),
     # TRANSLATORS: {weights} is memory of the weights; {kv} is memory of the
     # KV cache; {buffer} is compute buffer memory; {need} is memory needed;
-    # {vram} is the card's memory. Example: "Memory: weights 78.6 GB + KV
-    # cache 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the card."
-    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the card."),
+    # {vram} is the device's memory. Example: "Memory: weights 78.6 GB + KV
+    # cache 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the device."
+    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the device."),
 )
 # The same, for a calibration with hardware classes: the class, the KV cache read at the context
 # and the prompt. The lines with the same place in both lists say the same kind of thing.
@@ -86,19 +86,19 @@ WORKING_CLASS_LINES = (
        "first token appears after about {ttft}."),
     # TRANSLATORS: {weights} is memory of the weights; {kv} is memory of the
     # KV cache; {buffer} is compute buffer memory; {need} is memory needed;
-    # {vram} is the card's memory. Example: "Memory: weights 78.6 GB + KV
-    # cache 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the card."
-    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the card."),
+    # {vram} is the device's memory. Example: "Memory: weights 78.6 GB + KV
+    # cache 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the device."
+    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the device."),
 )
 WORKING_CHECK = N_("To check it on your own device, run llama.cpp's benchmark on the same quantization:")
 # The memory line of a vision-language model: its vision encoder is loaded beside the weights.
 # TRANSLATORS: {weights} is memory of the weights; {vision} is memory of
 # the vision encoder; {kv} is memory of the KV cache; {buffer} is compute
-# buffer memory; {need} is memory needed; {vram} is the card's memory.
+# buffer memory; {need} is memory needed; {vram} is the device's memory.
 # Example: "Memory: weights 78.6 GB + vision encoder 0.0 GB + KV cache
-# 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the card."
+# 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the device."
 WORKING_MEMORY_VISION = N_("Memory: weights {weights} + vision encoder {vision} + KV cache {kv} + buffer {buffer} "
-                           "= {need}, against {vram} on the card.")
+                           "= {need}, against {vram} on the device.")
 
 
 def working_lines(model: Model, classes: bool) -> tuple[str, ...]:
