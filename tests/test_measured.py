@@ -229,7 +229,7 @@ def test_worked_figure_names_the_class_and_its_constants(preview, measured_pair,
     speed_class = settings.calibration().speed_class(fastest.card)
     f = Phrases("en").fmt
     label = Phrases("en").term(SPEED_CLASSES[speed_class.name])  # "data-centre cards with HBM memory"
-    assert (f"Cards of the class “{label}” reach about {f.percent(speed_class.efficiency)} of it and "
+    assert (f"Devices of the class “{label}” reach about {f.percent(speed_class.efficiency)} of it and "
             f"spend {f.decimal(speed_class.overhead_ms, 2)} ms per token on fixed costs") in page
     assert f"KV cache read per token with {f.count(settings.context_tokens)} tokens of context" in page
 

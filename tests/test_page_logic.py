@@ -47,7 +47,7 @@ def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
     assert figs.reach is Reach.ONE and figs.smallest is figs.fastest and not figs.offload
     en = page(figs, settings)
     text = words(en.speed + en.numbers_text + [a for _, a in en.faq]) + en.description
-    assert "Only one card in our catalogue can hold it: the Big One" in text
+    assert "Only one device in our catalogue can hold it: the Big One" in text
     assert "Only the Big One holds it" in text and "Only the Big One runs it" in text
     assert "Half of the cards" not in text and "the slowest" not in text
     # With a second card that runs it with part of it in RAM, it is no longer "the only card".
@@ -110,7 +110,7 @@ def test_most_compressed_only_when_it_is(catalogue, settings, seed, base_card):
     mixed = figures(catalogue, settings, seed, "llama-3.1-8b",
                     [card(base_card, "Eight", 8, 300), card(base_card, "Eighty", 80, 2000)])
     assert len(mixed.quant_levels) > 1 and mixed.smallest_most_compressed
-    assert "the most compressed version any card here runs" in words(t for _, t in page(mixed, settings).steps)
+    assert "the most compressed version any device here runs" in words(t for _, t in page(mixed, settings).steps)
     # Every card holds the same quant: the smallest card's is not "the most compressed".
     same = figures(catalogue, settings, seed, "llama-3.2-1b",
                    [card(base_card, "Eight", 8, 300), card(base_card, "Eighty", 80, 2000)])
@@ -126,7 +126,8 @@ def test_size_class_from_the_real_share_and_smallest_memory(catalogue, settings,
     figs = figures(catalogue, settings, seed, "llama-3.1-8b", cards)
     assert figs.size_class(consumer) is SizeClass.CONSUMER
     sentence = str(page(figs, settings).size_class)
-    assert "at least 16 GB of memory" in sentence and "fewer than half" in sentence and "most cards" not in sentence
+    assert "at least 16 GB of memory: 1 of the 4 devices we track holds it entirely" in sentence
+    assert "most cards" not in sentence and "In our catalogue" not in words(page(figs, settings).numbers_text)
     most = figures(catalogue, settings, seed, "llama-3.2-1b", cards)
     assert most.size_class(consumer) is SizeClass.MOST_CARDS
     # Held by no card of the largest tier or less (a 32 GB GeForce RTX 5090 may still be among those that

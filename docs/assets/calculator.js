@@ -880,7 +880,7 @@
           var detail = fillPhrase(p.mode === "experts" ? labels.offload.experts : labels.offload.layers,
                                   { cpu_layers: f.count(p.cpu_layers), layers: f.count(p.layers), ram: f.gb(p.ram_gb) });
           return "\n<tr><td>" + escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) +
-            "</small></td><td>" + modelLink(e) + "</td><td>" + escapeHtml(models[e.model][2]) + "</td><td>" +
+            "</small></td><td>" + modelLink(e) + "</td><td>" + escapeHtml(models[e.model][1]) + "</td><td>" +
             escapeHtml(f.gb(e.need_gb)) + "</td><td>" + escapeHtml(e.quant.name) + "</td><td>" + detail +
             '<br><code class="tps-command">' + escapeHtml(llamaServer(e.model, e, fig.context, kvPrecision, 1)) +
             "</code></td></tr>";

@@ -389,8 +389,8 @@ def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict
                      "detail_no_build": g(MEASURED_DETAIL_NO_BUILD), "empty": g(MEASURED_EMPTY),
                      "depth": g(MEASURED_DEPTH)},
         "offload": {"experts": g(DETAIL_EXPERTS), "layers": g(DETAIL_LAYERS)},
-        # Per model: name, parameters as a table cell, parameters in words (the offload table's).
-        "models": {m.id: [m.name, f.parameters_short(m.parameters_b), f.parameters(m.parameters_b)]
+        # Per model: name and parameters as a table cell (every table of a card page writes them so).
+        "models": {m.id: [m.name, f.parameters_short(m.parameters_b)]
                    for m in catalogue.models},
     }
 

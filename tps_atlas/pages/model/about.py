@@ -65,11 +65,10 @@ def about(c: PageContext, m: Model, v: PageValues) -> list[Markup]:
     if recorded:
         out.append(Markup(" ").join(recorded))
     if m.base_model:
+        # Only what the record says (its base_model): not why or how it was built on it.
         # TRANSLATORS: {base} is the model it was built on. Example: "It was built
-        # on an existing model, {base}, the usual way a specialised model is
-        # made."
-        out.append(p.t(N_("It was built on an existing model, {base}, the usual way a specialised model is "
-                          "made."), base=m.base_model))
+        # on an existing model, Mistral Small 3.1 (24B)."
+        out.append(p.t(N_("It was built on an existing model, {base}."), base=m.base_model))
     if m.open_weights:
         if m.access in ("open-restricted", "open-non-commercial"):
             # Not "for as long as you like, without an account": its licence restricts its use.
@@ -165,18 +164,18 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[Ma
         # Not "follows bandwidth almost exactly": two cards of the same bandwidth differ by the share of it
         # their hardware class reaches (RTX 4090 and RTX 3090 Ti, 1,010 GB/s each: 43.0 and 38.3 tok/s).
         # TRANSLATORS: {model} is the model's name. Example: "Being dense, Llama 3.2 1B reads every weight
-        # for each token it generates, so its speed on a card depends above all on that card's memory
-        # bandwidth and on how much of it cards of that class reach."
-        dense = N_("Being dense, {model} reads every weight for each token it generates, so its speed on a card "
-                   "depends above all on that card's memory bandwidth and on how much of it cards of that "
+        # for each token it generates, so its speed on a device depends above all on that device's memory
+        # bandwidth and on how much of it devices of that class reach."
+        dense = N_("Being dense, {model} reads every weight for each token it generates, so its speed on a device "
+                   "depends above all on that device's memory bandwidth and on how much of it devices of that "
                    "class reach.")
-        # TRANSLATORS: as "Being dense, {model} reads every weight…", where cards run different quantizations.
+        # TRANSLATORS: as "Being dense, {model} reads every weight…", where devices run different quantizations.
         # Example: "Being dense, GLM-130B reads every weight for each token it generates, so at the same
-        # quantization its speed on a card depends above all on that card's memory bandwidth and on how much
-        # of it cards of that class reach."
+        # quantization its speed on a device depends above all on that device's memory bandwidth and on how
+        # much of it devices of that class reach."
         dense_quants = N_("Being dense, {model} reads every weight for each token it generates, so at the same "
-                          "quantization its speed on a card depends above all on that card's memory bandwidth "
-                          "and on how much of it cards of that class reach.")
+                          "quantization its speed on a device depends above all on that device's memory "
+                          "bandwidth and on how much of it devices of that class reach.")
         out.append(p.t(dense if fig.one_quant else dense_quants, **v.placeholders))
     cacheless = m.architecture.linear_attention_layers if m.architecture else None
     if m.architecture and cacheless:
