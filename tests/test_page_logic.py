@@ -48,7 +48,7 @@ def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
     en = page(figs, settings)
     text = words(en.speed + en.numbers_text + [a for _, a in en.faq]) + en.description
     assert "Only one device in our catalogue can hold it: the Big One" in text
-    assert "Only the Big One holds it" in text and "Only the Big One runs it" in text
+    assert "Only the Big One holds it" in text and "Only the Big One holds it entirely, at about" in text
     assert "Half of the cards" not in text and "the slowest" not in text
     # With a second card that runs it with part of it in RAM, it is no longer "the only card".
     both = figures(catalogue, settings, seed, "llama-3.1-70b", [card(base_card, "Mid One", 24, 1000), cards[1]])
@@ -57,10 +57,11 @@ def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
     assert "It is the only card that can run it." not in said
     assert "In all, two devices run it: 1 entirely, 1 with part of it in RAM." in said
     assert not re.search(r"in all, \w+ (cards?|devices?) (can )?runs? it", text, re.IGNORECASE)
-    assert en.fastest_title == "The only GPU that runs Llama 3.1 70B" and en.smallest == []
-    assert "runs on a single one of the 2 GPUs" in en.description
+    assert en.fastest_title == "Only one device holds Llama 3.1 70B entirely" and en.smallest == []
+    assert "fits entirely on a single one of the 2 devices" in en.description
     nl = page(figs, settings, "nl")
-    assert "Alleen de Big One" in words(nl.speed) and nl.fastest_title == "De enige GPU die Llama 3.1 70B draait"
+    assert "Alleen de Big One" in words(nl.speed)
+    assert nl.fastest_title == "Llama 3.1 70B past volledig op slechts één apparaat"
 
 
 def test_every_card_and_small_counts_in_words(catalogue, settings, seed, base_card):
@@ -70,8 +71,8 @@ def test_every_card_and_small_counts_in_words(catalogue, settings, seed, base_ca
     en, fr = page(figs, settings), page(figs, settings, "fr")
     assert words(en.numbers_text).startswith("Every device in our catalogue can hold it.")
     assert "Every device in our catalogue can run it." in words(a for _, a in en.faq)
-    assert en.fastest_title == "The three fastest GPUs for Llama 3.2 1B"
-    assert fr.fastest_title == "Les trois GPU les plus rapides pour Llama 3.2 1B"
+    assert en.fastest_title == "The three fastest devices for Llama 3.2 1B"
+    assert fr.fastest_title == "Les trois appareils les plus rapides pour Llama 3.2 1B"
     # Small counts in words.
     # All three reach reading speed: not "of the three that hold it, three reach it".
     assert "Les trois appareils qui l’accueillent atteignent tous la vitesse de lecture" in words(a for _, a in fr.faq)

@@ -297,37 +297,72 @@ class CardPageBuilder:
             qa.append((question, p.t(N_("None of the models we track fits on it at the default settings."))))
         peers = [c for c in self.same_memory(card.vram_gb) if c.id != card.id]
         if peers:
-            faster = sum(c.bandwidth_gb_s > card.bandwidth_gb_s for c in peers)
             fastest = max(peers, key=lambda c: c.bandwidth_gb_s)
-            # Small counts in words, as prose writes them ("two of them", "Davon lesen zwei").
-            # Cards and machines of that memory alike: "devices".
-            # TRANSLATORS: {count} is a number of other devices (cards and machines), in words up to twelve,
-            # {vram} a memory size. Example: 'We track 33 other devices with 24 GB.'
-            answer = p.n_words(NP_("We track {count} other device with {vram}.",
-                                   "We track {count} other devices with {vram}."), len(peers), vram=v.vram)
-            answer += Markup(" ")
-            if faster:
-                # More bandwidth is not more speed for certain: the A30X (1,220 GB/s) reaches a smaller share of
-                # it than the RTX 4090 (1,008 GB/s) and is slower on the same model.
-                # TRANSLATORS: {count} is a number of cards, in words up to twelve (two, 13), {peer} the one
-                # with the most bandwidth (with {peer:nom}... for its article), {peer_bandwidth} its bandwidth.
-                # Example: 'Of these, two have more memory bandwidth; the one with the most is the GeForce RTX
-                # 5090 D V2, with 1,340 GB/s. ...'
-                answer += p.n_words(NP_("One of them has more memory bandwidth: the {peer}, with {peer_bandwidth}. "
-                                  "That usually makes it faster on the same model, though how much of its "
-                                  "bandwidth a device reaches differs by hardware class.",
-                                  "Of these, {count} have more memory bandwidth; the one with the most is the "
-                                  "{peer}, with {peer_bandwidth}. That usually makes them faster on the same model, "
-                                  "though how much of its bandwidth a device reaches differs by hardware class."),
-                              faster,
-                              peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
-            else:
-                answer += p.t(N_("None of them has more memory bandwidth."))
+            answer = (self.one_peer(card, fastest, v) if len(peers) == 1 else
+                      self.peers_answer(card, peers, fastest, v))
             # TRANSLATORS: {card} is the device's name (with {card:nom}... for its article). Example: 'How does
             # the GeForce RTX 4090 compare with devices of the same memory?'
             qa.append((p.t(N_("How does the {card} compare with devices of the same memory?"), **v.placeholders),
                        answer))
         return qa
+
+
+    def one_peer(self, card: Card, peer: Card, v) -> Markup:
+        """The only other device of the same memory, named in one sentence ("one of them" would read
+        as if there were several)."""
+        p, f = self.p, self.f
+        values = dict(vram=v.vram, peer=card_name(peer, p.language), peer_bandwidth=f.bandwidth(peer.bandwidth_gb_s))
+        if peer.bandwidth_gb_s > card.bandwidth_gb_s:
+            # TRANSLATORS: {vram} is a memory size; {peer} the only other device with it (with {peer:nom}... for
+            # its article), {peer_bandwidth} its bandwidth. Example: 'We track one other device with 24 GB, the
+            # GeForce RTX 4090, and it has more memory bandwidth: 1,008 GB/s. That usually makes it faster on the
+            # same model, though how much of its bandwidth a device reaches differs by hardware class.'
+            return p.t(N_("We track one other device with {vram}, the {peer}, and it has more memory bandwidth: "
+                          "{peer_bandwidth}. That usually makes it faster on the same model, though how much of its "
+                          "bandwidth a device reaches differs by hardware class."), **values)
+        # TRANSLATORS: as above, where the other device has no more bandwidth. Example: 'We track one other
+        # device with 24 GB, the GeForce RTX 3090, and it has no more memory bandwidth (936 GB/s).'
+        return p.t(N_("We track one other device with {vram}, the {peer}, and it has no more memory bandwidth "
+                      "({peer_bandwidth})."), **values)
+
+    def peers_answer(self, card: Card, peers: list[Card], fastest: Card, v) -> Markup:
+        """Two or more other devices of the same memory: how many, and how many read faster."""
+        p, f = self.p, self.f
+        faster = sum(c.bandwidth_gb_s > card.bandwidth_gb_s for c in peers)
+        # Small counts in words, as prose writes them ("two of them", "Davon lesen zwei").
+        # Cards and machines of that memory alike: "devices".
+        # TRANSLATORS: {count} is a number of other devices (cards and machines), in words up to twelve,
+        # {vram} a memory size. Example: 'We track 33 other devices with 24 GB.'
+        answer = p.n_words(NP_("We track {count} other device with {vram}.",
+                               "We track {count} other devices with {vram}."), len(peers), vram=v.vram)
+        answer += Markup(" ")
+        if faster == len(peers) > 1:
+            # TRANSLATORS: after 'We track {count} other devices with {vram}.' when every one of them has
+            # more memory bandwidth; {peer} is the one with the most (with {peer:nom}... for its article),
+            # {peer_bandwidth} its bandwidth. Example: 'All of them have more memory bandwidth; the one
+            # with the most is the Apple M3 Ultra (96 GB), with 819 GB/s. ...'
+            answer += p.t(N_("All of them have more memory bandwidth; the one with the most is the {peer}, with "
+                             "{peer_bandwidth}. That usually makes them faster on the same model, though how "
+                             "much of its bandwidth a device reaches differs by hardware class."),
+                          peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
+        elif faster:
+            # More bandwidth is not more speed for certain: the A30X (1,220 GB/s) reaches a smaller share of
+            # it than the RTX 4090 (1,008 GB/s) and is slower on the same model.
+            # TRANSLATORS: {count} is a number of cards, in words up to twelve (two, 13), {peer} the one
+            # with the most bandwidth (with {peer:nom}... for its article), {peer_bandwidth} its bandwidth.
+            # Example: 'Of these, two have more memory bandwidth; the one with the most is the GeForce RTX
+            # 5090 D V2, with 1,340 GB/s. ...'
+            answer += p.n_words(NP_("One of them has more memory bandwidth: the {peer}, with {peer_bandwidth}. "
+                              "That usually makes it faster on the same model, though how much of its "
+                              "bandwidth a device reaches differs by hardware class.",
+                              "Of these, {count} have more memory bandwidth; the one with the most is the "
+                              "{peer}, with {peer_bandwidth}. That usually makes them faster on the same model, "
+                              "though how much of its bandwidth a device reaches differs by hardware class."),
+                          faster,
+                          peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
+        else:
+            answer += p.t(N_("None of them has more memory bandwidth."))
+        return answer
 
 
 # Beside a figure worked out for more context than the model reads (card pages; the browser fills it in too).

@@ -43,12 +43,7 @@ def about(c: PageContext, m: Model, v: PageValues) -> list[Markup]:
             out.append(p.n(NP_("{model} was published by {organisation} in {month}.",
                                "{model} was published by {organisation} in {month}."), len(m.organisations),
                       **v.placeholders))
-    if m.organisation_types:
-        # TRANSLATORS: {types} is the kinds of organisation (one, or several: the
-        # plural form). Example: "Type of organisation: academia."
-        out.append(p.n(NP_("Type of organisation: {types}.", "Types of organisation: {types}."),
-                       len(m.organisation_types),
-                       types=c.terms(vocabulary.ORGANISATION_TYPES, m.organisation_types)))
+    # The organisation's type is the specification's (a field there, not a sentence of its own here).
     # One domain or task reads "Domain:", "Recorded task:"; several the plural.
     recorded = []
     if m.domains:
@@ -72,14 +67,9 @@ def about(c: PageContext, m: Model, v: PageValues) -> list[Markup]:
     if m.open_weights:
         if m.access in ("open-restricted", "open-non-commercial"):
             # Not "for as long as you like, without an account": its licence restricts its use.
-            # TRANSLATORS: {access} is the kind of access, as in the specification
-            # ("open weights, restricted use"). Example: "Its weights are published,
-            # under a licence that restricts their use (open weights, restricted use):
-            # read its terms before you build on it. Once downloaded, it runs on your
-            # own hardware."
-            text = p.t(N_("Its weights are published, under a licence that restricts their use ({access}): read "
-                          "its terms before you build on it. Once downloaded, it runs on your own hardware."),
-                       access=p.term(vocabulary.ACCESS[m.access]))
+            # The kind of access is the specification's; the sentence says what it means.
+            text = p.t(N_("Its weights are published, under a licence that restricts their use: read its terms "
+                          "before you build on it. Once downloaded, it runs on your own hardware."))
         else:
             text = p.pick(m.id + ":weights", (
                 N_("Its weights are published, so once downloaded it runs on your own hardware, offline, with no "

@@ -303,18 +303,18 @@ def how_fast(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
         # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
         # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
         # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
-        # the name alone. Example: "Only the Apple M3 Ultra (512 GB) runs it, at
+        # the name alone. Example: "Only the Apple M3 Ultra (512 GB) holds it entirely, at
         # about 25.4 tok/s: above reading speed, about ten tokens per second."
-        speed = (N_("Only the {fast_card} runs it, at about {fast_tok_s}: above reading speed, about ten tokens "
-                    "per second.") if fig.reading_speed_cards else
+        speed = (N_("Only the {fast_card} holds it entirely, at about {fast_tok_s}: above reading speed, about "
+                    "ten tokens per second.") if fig.reading_speed_cards else
                  # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
                  # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
                  # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
                  # the name alone. Example: "Only the AMD Instinct MI300A (128 GB)
-                 # runs it, at about 31.2 tok/s: below reading speed, about ten tokens per
+                 # holds it entirely, at about 31.2 tok/s: below reading speed, about ten tokens per
                  # second."
-                 N_("Only the {fast_card} runs it, at about {fast_tok_s}: below reading speed, about ten tokens "
-                    "per second."))
+                 N_("Only the {fast_card} holds it entirely, at about {fast_tok_s}: below reading speed, about "
+                    "ten tokens per second."))
         return p.t(speed, **v.placeholders)
     slowest = fig.slowest or fig.fastest
     assert slowest is not None  # Reach.SOME or EVERY: cards hold it

@@ -50,6 +50,13 @@ def size_class(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> Ma
             N_("{model} has {params} parameters: more than any one card in our catalogue holds. It runs split "
                "across several cards, or on rented datacenter hardware."),
         ), **v.placeholders)
+    if size is SizeClass.MOST_CARDS and 10 * fig.cards_fit < 9 * fig.cards_total:
+        # Half to nine in ten of the devices: "rarely the obstacle" would be false for the rest.
+        # TRANSLATORS: {params} is its parameter count in words (8.8 billion); {model} is the model's name.
+        # The sentence after it gives the count. Example: "With 8.8 billion parameters, Qwen3-VL 8B fits on
+        # most of the devices we track, though not on those with the least memory."
+        return p.t(N_("With {params} parameters, {model} fits on most of the devices we track, though not on "
+                      "those with the least memory."), **v.placeholders)
     if size is SizeClass.MOST_CARDS:
         return p.pick(m.id + ":size", (
             # TRANSLATORS: {params} is its parameter count in words (130 billion);
