@@ -266,3 +266,16 @@ def test_a_model_every_card_holds_is_not_said_to_need_more_than_any_card(catalog
                    "memory with the processor, so there is no separate RAM to move part of it to.",
                    model=figs.model.name)
     assert answer == str(expected) and "Llama 3.2 3B" in answer
+
+
+def test_the_fastest_tile_says_entirely_when_a_device_with_part_in_ram_is_faster(catalogue, settings, seed,
+                                                                                 base_card):
+    """A slow card that holds a large MoE beside a fast one that runs it faster with its experts in RAM: the
+    tile names the first as the fastest holding it entirely, never as the fastest device."""
+    slow, fast = card(base_card, "Big Slow", 24, 40), card(base_card, "Fast Small", 8, 1800)
+    figs = figures(catalogue, settings, seed, "qwen3-30b-a3b", [slow, fast])
+    assert figs.fastest.card.name == "Big Slow" and figs.offload and figs.offload[0].tok_s > figs.fastest.tok_s
+    labels = {label: main for label, main, _ in page(figs, settings).tiles}
+    assert labels.get("Fastest holding it entirely") == "Big Slow" and "Fastest device" not in labels
+    only_fit = figures(catalogue, settings, seed, "qwen3-30b-a3b", [slow])
+    assert "Fastest device" in {label for label, _, _ in page(only_fit, settings).tiles}

@@ -39,6 +39,7 @@ from tps_atlas.i18n.names import browser_forms, card_kind
 from tps_atlas.pages.model.headline import (
     DEVICES_RUN_IT,
     FASTEST_DEVICE,
+    FASTEST_ENTIRELY,
     NO_DEVICE,
     NONE_RUN_IT,
     RUN_PARTS,
@@ -320,6 +321,7 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "smallest": p.gettext(SMALLEST_CARD),
         "smallest_device": p.gettext(SMALLEST_DEVICE),
         "fastest": p.gettext(FASTEST_DEVICE),
+        "fastest_entirely": p.gettext(FASTEST_ENTIRELY),
         # TRANSLATORS: {model} is a model's name. Example: 'No card in our catalogue can run Kimi K2 at these
         # settings.'
         "no_fit": str(p.t(N_("No device in our catalogue can run {model} at these settings."), model=model.name)),
