@@ -203,7 +203,7 @@ def test_restricted_weights_are_not_promised_without_an_account(catalogue, setti
     restricted = next(m for m in catalogue.models if m.access == "open-restricted")
     en = page(model_figures(restricted, cards, settings, seed), settings)
     about = words(en.about)
-    assert "a licence that restricts their use (open weights, restricted use)" in about
+    assert "a licence that restricts their use: read its terms" in about and "(open weights" not in about
     assert "without an account" not in about and "no account" not in about
     # The FAQ does not repeat the about section's first sentence word for word.
     who = {str(q): str(a) for q, a in en.faq}.get(f"Who made {restricted.name}?")

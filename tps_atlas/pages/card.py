@@ -233,7 +233,8 @@ class CardPageBuilder:
                          "length: the least-compressed version that fits, the memory it needs and the speed "
                          "of a single request."), **v.placeholders),
             rows=rows,
-            measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
+            measured_note=(measured_note(p, sum(r.measured is not None for r in rows), len(rows), below_tables=True)
+                           if rows else None),
             misses=[self.miss_row(m, miss) for m, miss in misses if m.id not in offloaded],
             offload_rows=card_offload_rows(p, offload, self.table.settings.context_tokens,
                                            lambda m: context_limit(p, m, self.table.settings.context_tokens)),

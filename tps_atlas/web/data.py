@@ -38,8 +38,7 @@ from tps_atlas.measured.runs import MeasuredIndex, Run, chip_of, load_runs
 from tps_atlas.i18n.names import browser_forms, card_kind
 from tps_atlas.pages.model.headline import (
     DEVICES_RUN_IT,
-    FASTEST_DEVICE,
-    FASTEST_ENTIRELY,
+    FASTEST_DEVICE, FASTEST_ENTIRELY,
     NO_DEVICE,
     NONE_RUN_IT,
     RUN_PARTS,
