@@ -108,7 +108,7 @@ def test_calculator_recomputes_the_card_table(context, server):
     built_fit = rows_total - offload_rows(MODEL)
     # A long table shows its first rows, then a button for all of them.
     shown = table_rows(page)
-    assert page.inner_text(".tps-more button") == f"Show all {rows_total} cards"
+    assert page.inner_text(".tps-more button") == f"Show all {rows_total} devices"
     show_all(page)
     built = table_rows(page)
     assert len(built) == rows_total and built_fit > 100

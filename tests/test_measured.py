@@ -213,13 +213,15 @@ def test_measured_figures_show_on_model_and_card_pages(preview, measured_pair, t
     f = p.fmt
     for kind, page_id, rows in (("models", model.id, table.figures[model.id].rows),
                                 ("cards", e.card.id, [x for _, x in table.card_rows(e.card.id)[0]])):
+        # A card page's note follows its three tables and names the one it counts.
         page = page_path(preview, language, kind, page_id).read_text(encoding="utf-8")
         marks = re.findall(r'<small class="tps-measured">(.*?)</small>', page)
         assert marks, (kind, language)
         assert any(f.tok_s(run.tok_s) in mark and f'href="{run.source}"' in mark and run.backend in mark
                    for mark in marks)
         text = visible_text(page)
-        assert re.sub(r"\s+", " ", str(measured_note(p, len(marks), len(rows)))) in text
+        note = measured_note(p, len(marks), len(rows), below_tables=kind == "cards")
+        assert re.sub(r"\s+", " ", str(note)) in text
 
 
 def test_worked_figure_names_the_class_and_its_constants(preview, measured_pair, table, settings):
@@ -229,7 +231,7 @@ def test_worked_figure_names_the_class_and_its_constants(preview, measured_pair,
     speed_class = settings.calibration().speed_class(fastest.card)
     f = Phrases("en").fmt
     label = Phrases("en").term(SPEED_CLASSES[speed_class.name])  # "data-centre cards with HBM memory"
-    assert (f"Cards of the class “{label}” reach about {f.percent(speed_class.efficiency)} of it and "
+    assert (f"Devices of the class “{label}” reach about {f.percent(speed_class.efficiency)} of it and "
             f"spend {f.decimal(speed_class.overhead_ms, 2)} ms per token on fixed costs") in page
     assert f"KV cache read per token with {f.count(settings.context_tokens)} tokens of context" in page
 

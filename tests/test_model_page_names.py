@@ -82,7 +82,7 @@ def test_french_elides_the_article_before_the_apple_machine(catalogue, settings,
 
 def test_dutch_names_the_apple_machine_with_de_and_not_as_a_card(catalogue, settings, seed, alone, apple):
     text = page_text(catalogue, settings, seed, "glm-130b", alone, "nl")
-    assert f"Alleen de {apple.name} draait het" in text
+    assert f"Alleen op de {apple.name} past het in zijn geheel" in text
     assert f"Zo is het cijfer voor de {apple.name} berekend" in text
     assert f"kaart {apple.name}" not in text and f"de de {apple.name}" not in text
 

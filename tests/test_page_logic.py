@@ -47,8 +47,8 @@ def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
     assert figs.reach is Reach.ONE and figs.smallest is figs.fastest and not figs.offload
     en = page(figs, settings)
     text = words(en.speed + en.numbers_text + [a for _, a in en.faq]) + en.description
-    assert "Only one card in our catalogue can hold it: the Big One" in text
-    assert "Only the Big One holds it" in text and "Only the Big One runs it" in text
+    assert "Only one device in our catalogue can hold it: the Big One" in text
+    assert "Only the Big One holds it" in text and "Only the Big One holds it entirely, at about" in text
     assert "Half of the cards" not in text and "the slowest" not in text
     # With a second card that runs it with part of it in RAM, it is no longer "the only card".
     both = figures(catalogue, settings, seed, "llama-3.1-70b", [card(base_card, "Mid One", 24, 1000), cards[1]])
@@ -57,10 +57,11 @@ def test_one_card_gets_its_own_sentences(catalogue, settings, seed, base_card):
     assert "It is the only card that can run it." not in said
     assert "In all, two devices run it: 1 entirely, 1 with part of it in RAM." in said
     assert not re.search(r"in all, \w+ (cards?|devices?) (can )?runs? it", text, re.IGNORECASE)
-    assert en.fastest_title == "The only GPU that runs Llama 3.1 70B" and en.smallest == []
-    assert "runs on a single one of the 2 GPUs" in en.description
+    assert en.fastest_title == "Only one device holds Llama 3.1 70B entirely" and en.smallest == []
+    assert "fits entirely on a single one of the 2 devices" in en.description
     nl = page(figs, settings, "nl")
-    assert "Alleen de Big One" in words(nl.speed) and nl.fastest_title == "De enige GPU die Llama 3.1 70B draait"
+    assert "Alleen de Big One" in words(nl.speed)
+    assert nl.fastest_title == "Llama 3.1 70B past volledig op slechts één apparaat"
 
 
 def test_every_card_and_small_counts_in_words(catalogue, settings, seed, base_card):
@@ -70,8 +71,8 @@ def test_every_card_and_small_counts_in_words(catalogue, settings, seed, base_ca
     en, fr = page(figs, settings), page(figs, settings, "fr")
     assert words(en.numbers_text).startswith("Every device in our catalogue can hold it.")
     assert "Every device in our catalogue can run it." in words(a for _, a in en.faq)
-    assert en.fastest_title == "The three fastest GPUs for Llama 3.2 1B"
-    assert fr.fastest_title == "Les trois GPU les plus rapides pour Llama 3.2 1B"
+    assert en.fastest_title == "The three fastest devices for Llama 3.2 1B"
+    assert fr.fastest_title == "Les trois appareils les plus rapides pour Llama 3.2 1B"
     # Small counts in words.
     # All three reach reading speed: not "of the three that hold it, three reach it".
     assert "Les trois appareils qui l’accueillent atteignent tous la vitesse de lecture" in words(a for _, a in fr.faq)
@@ -110,7 +111,7 @@ def test_most_compressed_only_when_it_is(catalogue, settings, seed, base_card):
     mixed = figures(catalogue, settings, seed, "llama-3.1-8b",
                     [card(base_card, "Eight", 8, 300), card(base_card, "Eighty", 80, 2000)])
     assert len(mixed.quant_levels) > 1 and mixed.smallest_most_compressed
-    assert "the most compressed version any card here runs" in words(t for _, t in page(mixed, settings).steps)
+    assert "the most compressed version any device here runs" in words(t for _, t in page(mixed, settings).steps)
     # Every card holds the same quant: the smallest card's is not "the most compressed".
     same = figures(catalogue, settings, seed, "llama-3.2-1b",
                    [card(base_card, "Eight", 8, 300), card(base_card, "Eighty", 80, 2000)])
@@ -126,7 +127,8 @@ def test_size_class_from_the_real_share_and_smallest_memory(catalogue, settings,
     figs = figures(catalogue, settings, seed, "llama-3.1-8b", cards)
     assert figs.size_class(consumer) is SizeClass.CONSUMER
     sentence = str(page(figs, settings).size_class)
-    assert "at least 16 GB of memory" in sentence and "fewer than half" in sentence and "most cards" not in sentence
+    assert "at least 16 GB of memory: 1 of the 4 devices we track holds it entirely" in sentence
+    assert "most cards" not in sentence and "In our catalogue" not in words(page(figs, settings).numbers_text)
     most = figures(catalogue, settings, seed, "llama-3.2-1b", cards)
     assert most.size_class(consumer) is SizeClass.MOST_CARDS
     # Held by no card of the largest tier or less (a 32 GB GeForce RTX 5090 may still be among those that
@@ -201,7 +203,7 @@ def test_restricted_weights_are_not_promised_without_an_account(catalogue, setti
     restricted = next(m for m in catalogue.models if m.access == "open-restricted")
     en = page(model_figures(restricted, cards, settings, seed), settings)
     about = words(en.about)
-    assert "a licence that restricts their use (open weights, restricted use)" in about
+    assert "a licence that restricts their use: read its terms" in about and "(open weights" not in about
     assert "without an account" not in about and "no account" not in about
     # The FAQ does not repeat the about section's first sentence word for word.
     who = {str(q): str(a) for q, a in en.faq}.get(f"Who made {restricted.name}?")
@@ -264,3 +266,16 @@ def test_a_model_every_card_holds_is_not_said_to_need_more_than_any_card(catalog
                    "memory with the processor, so there is no separate RAM to move part of it to.",
                    model=figs.model.name)
     assert answer == str(expected) and "Llama 3.2 3B" in answer
+
+
+def test_the_fastest_tile_says_entirely_when_a_device_with_part_in_ram_is_faster(catalogue, settings, seed,
+                                                                                 base_card):
+    """A slow card that holds a large MoE beside a fast one that runs it faster with its experts in RAM: the
+    tile names the first as the fastest holding it entirely, never as the fastest device."""
+    slow, fast = card(base_card, "Big Slow", 24, 40), card(base_card, "Fast Small", 8, 1800)
+    figs = figures(catalogue, settings, seed, "qwen3-30b-a3b", [slow, fast])
+    assert figs.fastest.card.name == "Big Slow" and figs.offload and figs.offload[0].tok_s > figs.fastest.tok_s
+    labels = {label: main for label, main, _ in page(figs, settings).tiles}
+    assert labels.get("Fastest holding it entirely") == "Big Slow" and "Fastest device" not in labels
+    only_fit = figures(catalogue, settings, seed, "qwen3-30b-a3b", [slow])
+    assert "Fastest device" in {label for label, _, _ in page(only_fit, settings).tiles}

@@ -158,7 +158,7 @@ def peers_page(catalogue, settings, seed, base_card):
 
 
 @pytest.mark.parametrize("language, said", [
-    ("en", "We track three other cards with 24 GB. Of these, two have more memory bandwidth"),
+    ("en", "We track three other devices with 24 GB. Of these, two have more memory bandwidth"),
     ("nl", "Daarvan hebben er twee een hogere geheugenbandbreedte"),
     ("fr", "Parmi eux, deux ont une bande passante mémoire supérieure"),
     ("de", "Davon haben zwei mehr Speicherbandbreite"),

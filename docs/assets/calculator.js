@@ -880,7 +880,7 @@
           var detail = fillPhrase(p.mode === "experts" ? labels.offload.experts : labels.offload.layers,
                                   { cpu_layers: f.count(p.cpu_layers), layers: f.count(p.layers), ram: f.gb(p.ram_gb) });
           return "\n<tr><td>" + escapeHtml(f.tokS(e.tok_s)) + " <small>" + escapeHtml(f.tokRange(e.tok_s_low, e.tok_s_high)) +
-            "</small></td><td>" + modelLink(e) + "</td><td>" + escapeHtml(models[e.model][2]) + "</td><td>" +
+            "</small></td><td>" + modelLink(e) + "</td><td>" + escapeHtml(models[e.model][1]) + "</td><td>" +
             escapeHtml(f.gb(e.need_gb)) + "</td><td>" + escapeHtml(e.quant.name) + "</td><td>" + detail +
             '<br><code class="tps-command">' + escapeHtml(llamaServer(e.model, e, fig.context, kvPrecision, 1)) +
             "</code></td></tr>";
@@ -937,7 +937,10 @@
       var fastVram = memoryInName(q.card) ? [] : [f.vram(q.card.vram_gb)];
       tiles.push(tileHtml(s.card.unified ? labels.smallest_device : labels.smallest, s.card.name,
                           smallVram.concat([s.quant.name, f.tokS(s.tok_s)]).join(" · ")));
-      tiles.push(tileHtml(labels.fastest, q.card.name, [f.tokS(q.tok_s)].concat(fastVram).join(" · ")));
+      // An offload row faster than every fit: the tile names the fastest that holds it entirely.
+      var beaten = fig.offload.length > 0 && fig.offload[0].tok_s > q.tok_s;
+      tiles.push(tileHtml(beaten ? labels.fastest_entirely : labels.fastest, q.card.name,
+                          [f.tokS(q.tok_s)].concat(fastVram).join(" · ")));
     }
     return tiles.map(function (t) { return "\n" + t; }).join("") + "\n";
   }

@@ -61,8 +61,14 @@
     return parsed.machine || null;
   }
 
+  // A kind of RAM in a sentence ("… with 64 GB of 2-channel DDR5-6000") and as a drop-down's option
+  // ("DDR5-6000, 2 channels"): two catalogue entries, so that each language words each.
   function kindName(kind) {
     return ui.ram_kinds && ui.ram_kinds[kind.id] ? ui.ram_kinds[kind.id] : kind.id;
+  }
+
+  function kindLabel(kind) {
+    return ui.ram_kind_labels && ui.ram_kind_labels[kind.id] ? ui.ram_kind_labels[kind.id] : kindName(kind);
   }
 
   function machineName(m) {
@@ -191,7 +197,7 @@
     html += '<p><label for="tps-machine-kind">' + escapeHtml(L.ram_kind) + '</label> <select id="tps-machine-kind">' +
       data.ram.kinds.map(function (k) {
         return '<option value="' + escapeHtml(k.id) + '"' + (k.id === draft.kind ? " selected" : "") + ">" +
-          escapeHtml(kindName(k)) + "</option>";
+          escapeHtml(kindLabel(k)) + "</option>";
       }).join("") + "</select></p>";
     html += '<p><label for="tps-machine-os">' + escapeHtml(L.os) + '</label> <select id="tps-machine-os">' +
       limits.os.map(function (o) {

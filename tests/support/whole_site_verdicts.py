@@ -96,7 +96,7 @@ class Checker:
         self.largest_card = self.prefix("About {miss_need} at {miss_quant}, more than the {miss_usable} usable on the "
                                         "largest card we track ({miss_share} of its {miss_vram}).",
                                         after="{miss_usable}")
-        self.table_above = p.gettext("The table above has already checked every card we know against this model. "
+        self.table_above = p.gettext("The table above has already checked every device we know against this model. "
                                      "Getting to your answer takes six steps.")
         # Where the language already says "device" in the card's sentence, it names a machine rightly.
         for machine_variant in ("The smallest device in our catalogue that holds it is the {small_card}, with "

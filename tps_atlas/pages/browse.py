@@ -11,7 +11,7 @@ from tps_atlas.catalogue.load import Catalogue, Portal, newest_first
 from tps_atlas.estimate.settings import Settings
 from tps_atlas.pages.figures import FEW_DEVICES, EstimateTable, ModelFigures, Reach
 from tps_atlas.records import vocabulary
-from tps_atlas.i18n.names import memory_in_name, organisation_name
+from tps_atlas.i18n.names import NC_, memory_in_name, organisation_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases
 from tps_atlas.estimate.calibration import Calibration
 from tps_atlas.estimate.fit import uses_budget
@@ -22,6 +22,10 @@ def run_count(p: Phrases, fit: int, offload: int) -> str:
     """A count of what runs, naming both kinds where some run with part in RAM ("278: 45 entirely,
     233 with part in RAM"); the table it stands for lists as many rows."""
     f = p.fmt
+    if not fit and not offload:
+        # TRANSLATORS: the models index's column "Devices that run it", for a model that no device runs
+        # (not even with part in RAM): a word, not a bare 0. Example: "none".
+        return p.pgettext(*NC_("devices that run it", "none"))
     if not offload:
         return f.count(fit)
     # TRANSLATORS: a count in an index column ("Devices that run it", "Models it runs"); {count} is the

@@ -11,7 +11,7 @@ from tps_atlas.catalogue.cards import Card
 from tps_atlas.catalogue.load import Catalogue, Portal
 from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import EstimateTable, NearestMiss
-from tps_atlas.estimate.fit import Fit
+from tps_atlas.estimate.fit import Fit, usable_gb
 from tps_atlas.pages.card_values import CardValues, card_values
 from tps_atlas.pages.model.rows import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
 from tps_atlas.i18n.data_text import english
@@ -21,7 +21,7 @@ from tps_atlas.pages.offload import OffloadCardRow, card_offload_intro, card_off
 from tps_atlas.pages.verdict_text import cannot_hold_answer
 from tps_atlas.i18n.data_text import device_os
 from tps_atlas.estimate.verdict import NoRun
-from tps_atlas.pages.verdict_text import RAISED_CELL
+from tps_atlas.pages.verdict_text import RAISED_CELL, usable_spec
 
 
 # Web addresses inside a source text (no quotes, brackets or separators: they end it).
@@ -133,7 +133,11 @@ class CardPageBuilder:
 
     def specs(self, c: Card) -> list[tuple[str, str]]:
         p, f, g = self.p, self.f, self.p.gettext
-        specs = [(g(N_("Vendor")), c.vendor), (g(N_("Memory available to the GPU")), f.vram(c.vram_gb))]
+        # A machine's GPU gets its share whole; a card's driver (and screen) keep part: the figure the answers use.
+        t = self.table
+        memory = ((g(N_("Memory available to the GPU")), f.vram(c.vram_gb)) if c.unified else
+                  (g(N_("Graphics memory (VRAM)")), str(usable_spec(p, c, t.settings, t.calibration))))
+        specs = [(g(N_("Vendor")), c.vendor), memory]
         if c.unified:
             specs.append((g(N_("Unified memory")), str(p.t(
                 # TRANSLATORS: a unified-memory machine's specification; {system} is its memory (128 GB),
@@ -229,7 +233,8 @@ class CardPageBuilder:
                          "length: the least-compressed version that fits, the memory it needs and the speed "
                          "of a single request."), **v.placeholders),
             rows=rows,
-            measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
+            measured_note=(measured_note(p, sum(r.measured is not None for r in rows), len(rows), below_tables=True)
+                           if rows else None),
             misses=[self.miss_row(m, miss) for m, miss in misses if m.id not in offloaded],
             offload_rows=card_offload_rows(p, offload, self.table.settings.context_tokens,
                                            lambda m: context_limit(p, m, self.table.settings.context_tokens)),
@@ -278,45 +283,87 @@ class CardPageBuilder:
         # 'What is the largest model the GeForce RTX 4090 holds?'
         question = (p.t(N_("What is the largest model the {card} holds?"), **v.placeholders))
         if runs:
+            # "Available" is what a model may fill, as the specification and the answers above say: on a card,
+            # its memory less what the driver (and the screen) keep.
+            available = f.vram(card.vram_gb) if card.unified else f.gb(
+                usable_gb(card, self.table.settings, self.table.calibration))
             # TRANSLATORS: {large_model} is a model, {large_params} its parameter count in words (32 billion),
-            # {large_quant} a quantization, {large_need} and {vram} memory. Example: 'Qwen2.5 32B, with 32
-            # billion parameters: at Q4_K_M it needs about 20.1 GB of the 24 GB available.'
+            # {large_quant} a quantization, {large_need} and {vram} memory ({vram}: what a model may use of the
+            # device's memory). Example: 'Qwen2.5 32B, with 32 billion parameters: at Q4_K_M it needs about
+            # 20.1 GB of the 23.1 GB available.'
             qa.append((question, p.t(N_("{large_model}, with {large_params} parameters: at {large_quant} it needs "
-                                        "about {large_need} of the {vram} available."), **v.placeholders)))
+                                        "about {large_need} of the {vram} available."),
+                                     **{**v.placeholders, "vram": available})))
         else:
             qa.append((question, p.t(N_("None of the models we track fits on it at the default settings."))))
         peers = [c for c in self.same_memory(card.vram_gb) if c.id != card.id]
         if peers:
-            faster = sum(c.bandwidth_gb_s > card.bandwidth_gb_s for c in peers)
             fastest = max(peers, key=lambda c: c.bandwidth_gb_s)
-            # Small counts in words, as prose writes them ("two of them", "Davon lesen zwei").
-            # TRANSLATORS: {count} is a number of other cards (or machines), in words up to twelve, {vram} a
-            # memory size. Example: 'We track 33 other cards with 24 GB.'
-            answer = p.n_words(NP_("We track {count} other card with {vram}.",
-                                   "We track {count} other cards with {vram}."), len(peers), vram=v.vram)
-            answer += Markup(" ")
-            if faster:
-                # More bandwidth is not more speed for certain: the A30X (1,220 GB/s) reaches a smaller share of
-                # it than the RTX 4090 (1,008 GB/s) and is slower on the same model.
-                # TRANSLATORS: {count} is a number of cards, in words up to twelve (two, 13), {peer} the one
-                # with the most bandwidth (with {peer:nom}... for its article), {peer_bandwidth} its bandwidth.
-                # Example: 'Of these, two have more memory bandwidth; the one with the most is the GeForce RTX
-                # 5090 D V2, with 1,340 GB/s. ...'
-                answer += p.n_words(NP_("One of them has more memory bandwidth: the {peer}, with {peer_bandwidth}. "
-                                  "That usually makes it faster on the same model, though how much of its "
-                                  "bandwidth a card reaches differs by hardware class.",
-                                  "Of these, {count} have more memory bandwidth; the one with the most is the "
-                                  "{peer}, with {peer_bandwidth}. That usually makes them faster on the same model, "
-                                  "though how much of its bandwidth a card reaches differs by hardware class."),
-                              faster,
-                              peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
-            else:
-                answer += p.t(N_("None of them has more memory bandwidth."))
-            # TRANSLATORS: {card} is the card's name (with {card:nom}... for its article). Example: 'How does
-            # the GeForce RTX 4090 compare with cards of the same memory?'
-            qa.append((p.t(N_("How does the {card} compare with cards of the same memory?"), **v.placeholders),
+            answer = (self.one_peer(card, fastest, v) if len(peers) == 1 else
+                      self.peers_answer(card, peers, fastest, v))
+            # TRANSLATORS: {card} is the device's name (with {card:nom}... for its article). Example: 'How does
+            # the GeForce RTX 4090 compare with devices of the same memory?'
+            qa.append((p.t(N_("How does the {card} compare with devices of the same memory?"), **v.placeholders),
                        answer))
         return qa
+
+
+    def one_peer(self, card: Card, peer: Card, v) -> Markup:
+        """The only other device of the same memory, named in one sentence ("one of them" would read
+        as if there were several)."""
+        p, f = self.p, self.f
+        values = dict(vram=v.vram, peer=card_name(peer, p.language), peer_bandwidth=f.bandwidth(peer.bandwidth_gb_s))
+        if peer.bandwidth_gb_s > card.bandwidth_gb_s:
+            # TRANSLATORS: {vram} is a memory size; {peer} the only other device with it (with {peer:nom}... for
+            # its article), {peer_bandwidth} its bandwidth. Example: 'We track one other device with 24 GB, the
+            # GeForce RTX 4090, and it has more memory bandwidth: 1,008 GB/s. That usually makes it faster on the
+            # same model, though how much of its bandwidth a device reaches differs by hardware class.'
+            return p.t(N_("We track one other device with {vram}, the {peer}, and it has more memory bandwidth: "
+                          "{peer_bandwidth}. That usually makes it faster on the same model, though how much of its "
+                          "bandwidth a device reaches differs by hardware class."), **values)
+        # TRANSLATORS: as above, where the other device has no more bandwidth. Example: 'We track one other
+        # device with 24 GB, the GeForce RTX 3090, and it has no more memory bandwidth (936 GB/s).'
+        return p.t(N_("We track one other device with {vram}, the {peer}, and it has no more memory bandwidth "
+                      "({peer_bandwidth})."), **values)
+
+    def peers_answer(self, card: Card, peers: list[Card], fastest: Card, v) -> Markup:
+        """Two or more other devices of the same memory: how many, and how many read faster."""
+        p, f = self.p, self.f
+        faster = sum(c.bandwidth_gb_s > card.bandwidth_gb_s for c in peers)
+        # Small counts in words, as prose writes them ("two of them", "Davon lesen zwei").
+        # Cards and machines of that memory alike: "devices".
+        # TRANSLATORS: {count} is a number of other devices (cards and machines), in words up to twelve,
+        # {vram} a memory size. Example: 'We track 33 other devices with 24 GB.'
+        answer = p.n_words(NP_("We track {count} other device with {vram}.",
+                               "We track {count} other devices with {vram}."), len(peers), vram=v.vram)
+        answer += Markup(" ")
+        if faster == len(peers) > 1:
+            # TRANSLATORS: after 'We track {count} other devices with {vram}.' when every one of them has
+            # more memory bandwidth; {peer} is the one with the most (with {peer:nom}... for its article),
+            # {peer_bandwidth} its bandwidth. Example: 'All of them have more memory bandwidth; the one
+            # with the most is the Apple M3 Ultra (96 GB), with 819 GB/s. ...'
+            answer += p.t(N_("All of them have more memory bandwidth; the one with the most is the {peer}, with "
+                             "{peer_bandwidth}. That usually makes them faster on the same model, though how "
+                             "much of its bandwidth a device reaches differs by hardware class."),
+                          peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
+        elif faster:
+            # More bandwidth is not more speed for certain: the A30X (1,220 GB/s) reaches a smaller share of
+            # it than the RTX 4090 (1,008 GB/s) and is slower on the same model.
+            # TRANSLATORS: {count} is a number of cards, in words up to twelve (two, 13), {peer} the one
+            # with the most bandwidth (with {peer:nom}... for its article), {peer_bandwidth} its bandwidth.
+            # Example: 'Of these, two have more memory bandwidth; the one with the most is the GeForce RTX
+            # 5090 D V2, with 1,340 GB/s. ...'
+            answer += p.n_words(NP_("One of them has more memory bandwidth: the {peer}, with {peer_bandwidth}. "
+                              "That usually makes it faster on the same model, though how much of its "
+                              "bandwidth a device reaches differs by hardware class.",
+                              "Of these, {count} have more memory bandwidth; the one with the most is the "
+                              "{peer}, with {peer_bandwidth}. That usually makes them faster on the same model, "
+                              "though how much of its bandwidth a device reaches differs by hardware class."),
+                          faster,
+                          peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
+        else:
+            answer += p.t(N_("None of them has more memory bandwidth."))
+        return answer
 
 
 # Beside a figure worked out for more context than the model reads (card pages; the browser fills it in too).

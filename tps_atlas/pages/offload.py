@@ -72,9 +72,19 @@ RUN_IT = N_("To run it with this row's settings:")
 
 
 def ram_kind_name(p: Phrases, kind: RamKind) -> str:
-    # TRANSLATORS: a kind of system memory; {count} is its number of channels, {memory} its type (DDR5-6000).
-    # Example: '2-channel DDR5-6000'.
+    """The kind of RAM as running text names it ("worked out for 64 GB of 2-channel DDR5-6000")."""
+    # TRANSLATORS: a kind of system memory inside a sentence, after "64 GB of" ("worked out for 64 GB of
+    # {ram_kind}"); {count} is its number of channels, {memory} its type (DDR5-6000). The drop-down's
+    # label is the entry "{memory}, {count} channels". Example: '2-channel DDR5-6000'.
     return str(p.n(NP_("{count}-channel {memory}", "{count}-channel {memory}"), kind.channels,
+                   memory=kind.memory))
+
+
+def ram_kind_label(p: Phrases, kind: RamKind) -> str:
+    """The kind of RAM as a drop-down's option names it ("DDR5-6000, 2 channels")."""
+    # TRANSLATORS: an option of the drop-down "Kind of system RAM"; {memory} is its type (DDR5-6000), {count}
+    # its number of channels. Example: 'DDR5-6000, 2 channels'.
+    return str(p.n(NP_("{memory}, {count} channel", "{memory}, {count} channels"), kind.channels,
                    memory=kind.memory))
 
 
@@ -83,7 +93,7 @@ def ram_inputs(p: Phrases) -> dict:
     ram = load_ram()
     size = ram.default_size_gb
     return {"ram": int(size) if float(size).is_integer() else size, "ram_kind": ram.default_kind,
-            "ram_kinds": [{"value": k.id, "label": f"{ram_kind_name(p, k)} ({p.fmt.bandwidth(k.bandwidth_gb_s)})"}
+            "ram_kinds": [{"value": k.id, "label": f"{ram_kind_label(p, k)} ({p.fmt.bandwidth(k.bandwidth_gb_s)})"}
                           for k in ram.kinds]}
 
 
@@ -141,8 +151,9 @@ def offload_explanation(p: Phrases, m: Model, system: System, offload: Sequence[
     out = []
     if m.is_moe:
         # TRANSLATORS: {model} is a model's name; --n-cpu-moe is a llama.cpp option, kept as it is. Example:
-        # 'Where no card holds it, gpt-oss-120b can still run with part of it in system memory (RAM). ...'
-        out.append(p.t(N_("Where no card holds it, {model} can still run with part of it in system memory (RAM). "
+        # 'On a card too small for it, gpt-oss-120b can still run with part of it in system memory (RAM). ...'
+        # Not "where no card holds it": on most of these pages many devices hold it.
+        out.append(p.t(N_("On a card too small for it, {model} can still run with part of it in system memory (RAM). "
                           "llama.cpp keeps attention, the shared weights and the KV cache on the card and moves "
                           "the experts of as many layers as needed to RAM (--n-cpu-moe). A token uses only a few "
                           "experts, so only a small part of what sits in RAM is read for each token: slower than "
@@ -151,9 +162,9 @@ def offload_explanation(p: Phrases, m: Model, system: System, offload: Sequence[
         # Not "falls to a few tokens per second" as a rule: with little in RAM a dense model keeps most of
         # its speed (GLM-4.1V on a GTX 980 Ti, 0.8 GB in RAM: 25.9 tok/s); the page's own fastest row says how
         # fast it gets, and system RAM is a third of a mid-range card's bandwidth, not always "a tenth".
-        # TRANSLATORS: {model} is a model's name; -ngl is a llama.cpp option, kept as it is. Example: 'Where no
-        # card holds it, Llama 3.1 70B can still run with some of its layers in system memory (RAM, -ngl). ...'
-        out.append(p.t(N_("Where no card holds it, {model} can still run with some of its layers in system "
+        # TRANSLATORS: {model} is a model's name; -ngl is a llama.cpp option, kept as it is. Example: 'On a card
+        # too small for it, Llama 3.1 70B can still run with some of its layers in system memory (RAM, -ngl). ...'
+        out.append(p.t(N_("On a card too small for it, {model} can still run with some of its layers in system "
                           "memory (RAM, -ngl). Being dense, it reads every layer for every token, and system "
                           "memory is several times slower than a card's own: the more layers sit in RAM, the "
                           "slower it runs."), **v))
@@ -242,8 +253,8 @@ class OffloadCardRow:
 def card_offload_rows(p: Phrases, pairs: Sequence[tuple[Model, OffloadEstimate]], context: int,
                       limit_of: Callable[[Model], str] = lambda m: "") -> list[OffloadCardRow]:
     f = p.fmt
-    return [OffloadCardRow(m.name, f"../../models/{m.id}/", f.parameters(m.parameters_b), o.quant.name,
-                           f.gb(o.need_gb), f.tok_s(o.tok_s), f.tok_range(o.tok_s_low, o.tok_s_high),
+    return [OffloadCardRow(m.name, f"../../models/{m.id}/", f.parameters_short(m.parameters_b),
+                           o.quant.name, f.gb(o.need_gb), f.tok_s(o.tok_s), f.tok_range(o.tok_s_low, o.tok_s_high),
                            offload_detail(p, o), fit_command(m, o, context), limit_of(m))
             for m, o in pairs]
 

@@ -14,6 +14,10 @@ from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.offload import ram_values
 from tps_atlas.i18n.phrases import N_, Phrases
 from tps_atlas.estimate.verdict import Multi, NoRun, Offload, Shortfall, Verdict
+from tps_atlas.estimate.budget import keeps_display
+from tps_atlas.estimate.calibration import Calibration
+from tps_atlas.estimate.fit import usable_gb, uses_budget
+from tps_atlas.estimate.settings import Settings
 
 # A device that cannot hold the model, on its own page ("Can the {card} run {model}?").
 # TRANSLATORS: {quant} is a quantization (Q3_K_M), the most compressed one allowed, {model} a model name,
@@ -103,6 +107,25 @@ def shortfall_values(p: Phrases, model: Model, card: Card, s: Shortfall) -> dict
         basis = p.t(BASIS_BUDGET if s.keeps_display else BASIS_BUDGET_HEADLESS, vram=vram)
     return dict(quant=s.quant_name, model=model.name, need=f.gb(s.need_gb), shortfall=f.gb(s.shown_gb),
                 usable=f.gb(s.usable_gb), basis=basis)
+
+
+# TRANSLATORS: a graphics card's specification, beside "Graphics memory (VRAM)"; {vram} is its memory as
+# labelled, {usable} what a model may fill (the figure the answers on the page use), {basis} why, as in
+# "the {usable} usable on this card ({basis})". Example: "8 GiB, of which a model may use 7.1 GiB (its 8 GiB
+# less what the driver and the screen keep)".
+USABLE_SPEC = N_("{vram}, of which a model may use {usable} ({basis})")
+
+
+def usable_spec(p: Phrases, card: Card, settings: Settings, calibration: Calibration) -> Markup:
+    """A card's memory and the part of it a model may fill, worded as the page's answers word it."""
+    f = p.fmt
+    vram = f.vram(card.vram_gb)
+    if uses_budget(settings, calibration):
+        assert settings.budget is not None
+        basis = p.t(BASIS_BUDGET if keeps_display(card, settings.budget) else BASIS_BUDGET_HEADLESS, vram=vram)
+    else:
+        basis = p.t(BASIS_SHARE, share=f.percent(settings.fits), vram=vram)
+    return p.t(USABLE_SPEC, vram=vram, usable=f.gb(usable_gb(card, settings, calibration)), basis=basis)
 
 
 def short_sentence(p: Phrases, model: Model, card: Card, s: Shortfall, partly: bool = False) -> Markup:

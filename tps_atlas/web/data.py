@@ -38,7 +38,7 @@ from tps_atlas.measured.runs import MeasuredIndex, Run, chip_of, load_runs
 from tps_atlas.i18n.names import browser_forms, card_kind
 from tps_atlas.pages.model.headline import (
     DEVICES_RUN_IT,
-    FASTEST_DEVICE,
+    FASTEST_DEVICE, FASTEST_ENTIRELY,
     NO_DEVICE,
     NONE_RUN_IT,
     RUN_PARTS,
@@ -320,6 +320,7 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "smallest": p.gettext(SMALLEST_CARD),
         "smallest_device": p.gettext(SMALLEST_DEVICE),
         "fastest": p.gettext(FASTEST_DEVICE),
+        "fastest_entirely": p.gettext(FASTEST_ENTIRELY),
         # TRANSLATORS: {model} is a model's name. Example: 'No card in our catalogue can run Kimi K2 at these
         # settings.'
         "no_fit": str(p.t(N_("No device in our catalogue can run {model} at these settings."), model=model.name)),
@@ -389,8 +390,8 @@ def card_labels(phrases: Phrases, catalogue: Catalogue, confidence: str) -> dict
                      "detail_no_build": g(MEASURED_DETAIL_NO_BUILD), "empty": g(MEASURED_EMPTY),
                      "depth": g(MEASURED_DEPTH)},
         "offload": {"experts": g(DETAIL_EXPERTS), "layers": g(DETAIL_LAYERS)},
-        # Per model: name, parameters as a table cell, parameters in words (the offload table's).
-        "models": {m.id: [m.name, f.parameters_short(m.parameters_b), f.parameters(m.parameters_b)]
+        # Per model: name and parameters as a table cell (every table of a card page writes them so).
+        "models": {m.id: [m.name, f.parameters_short(m.parameters_b)]
                    for m in catalogue.models},
     }
 

@@ -30,7 +30,7 @@ def machine_labels(p: Phrases) -> dict:
         "link": g(N_("Link to this machine")),
         "page": g(N_("Every model on this machine")),
         # TRANSLATORS: how an answer names the reader's machine; {gpus} are its GPUs joined by “+”, {ram} a size such
-        # as '64 GB', {kind} a kind of RAM such as 'DDR4-3200, dual channel'.
+        # as '64 GB', {kind} a kind of RAM such as '2-channel DDR4-3200'.
         "name": g(N_("{gpus} with {ram} of {kind}")),
         # TRANSLATORS: the answer on a model page; {machine} names the machine (see above), {model} a model, {quant}
         # a quantization, {speed} a speed, {range} a range such as '12–18'.

@@ -20,7 +20,7 @@ from tps_atlas.web.data import BEYOND_CONTEXT, plural_runs
 from tps_atlas.pages.model.builder import FIT_LABELS
 from tps_atlas.pages.model.rows import fit_label
 from tps_atlas.estimate.offload import load_ram
-from tps_atlas.pages.offload import ram_kind_name
+from tps_atlas.pages.offload import ram_kind_label, ram_kind_name
 from tps_atlas.i18n.phrases import N_, NP_, Phrases, placeholders
 from tps_atlas.pages.verdict_text import RAISED_CELL
 from tps_atlas.web.machine_ui import machine_labels
@@ -148,7 +148,8 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
         # (2, 4 or 8). Example: 'With 2 cards'.
         "multi_cell": plural_runs(p, NP_("With {count} card", "With {count} cards"),
                                   max(load_settings().multi_gpu_counts)),
-        "ram_kinds": {k.id: ram_kind_name(p, k) for k in load_ram().kinds},
+        "ram_kinds": {k.id: ram_kind_name(p, k) for k in load_ram().kinds},        # in a sentence
+        "ram_kind_labels": {k.id: ram_kind_label(p, k) for k in load_ram().kinds},  # a drop-down's options
         # TRANSLATORS: column headings; {device} is the reader's card or machine (no article is added).
         # Examples: 'On your GeForce RTX 4090', 'On your Apple M4 Max (128 GB) machine'.
         "on_device": {"discrete": g(N_("On your {device}")),
@@ -158,10 +159,11 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
         "this_is_yours": g(N_("This is your device.")),
         "fit": {key: fit_label(p, key) for key in FIT_LABELS},
         "machine": machine_labels(p),   # docs/assets/machine.js (tps_atlas/web/machine_ui.py)
-        # TRANSLATORS: a button; {count} is a number of cards. Example: 'Show all 262 cards'.
-        "show_all": plural_runs(p, NP_("Show all {count} card", "Show all {count} cards"), largest_count),
-        # TRANSLATORS: {all} is the label of the tick box, “Also show cards that cannot run it”, as translated.
-        "no_rows": g(N_("No card matches these filters. Shorten the search, choose a smaller memory size, or "
+        # The table lists graphics cards and machines alike: "devices".
+        # TRANSLATORS: a button; {count} is a number of devices. Example: 'Show all 262 devices'.
+        "show_all": plural_runs(p, NP_("Show all {count} device", "Show all {count} devices"), largest_count),
+        # TRANSLATORS: {all} is the label of the tick box, “Also show devices that cannot run it”, as translated.
+        "no_rows": g(N_("No device matches these filters. Shorten the search, choose a smaller memory size, or "
                         "tick “{all}”.")),
         "all_label": g(N_("Also show devices that cannot run it")),
         "clear": g(N_("Clear the filters")),
@@ -173,6 +175,7 @@ def ui_labels(p: Phrases, ui, largest_count: int) -> dict:
         "context_range": list(ui.context_tokens_range),
         # TRANSLATORS: {query} is what the reader typed. Example: 'No model matches “lama”. ...'
         "no_model": g(N_("No model matches “{query}”. Try a shorter name, or the organisation (Meta, Qwen).")),
-        # TRANSLATORS: {query} is what the reader typed. Example: 'No card matches “rtx 9090”. ...'
-        "no_card": g(N_("No card matches “{query}”. Try only the model number (4090) or the vendor.")),
+        # TRANSLATORS: {query} is what the reader typed in the devices index. Example: 'No device matches “rtx
+        # 9090”. ...'
+        "no_card": g(N_("No device matches “{query}”. Try only the model number (4090) or the vendor.")),
     }

@@ -43,12 +43,7 @@ def about(c: PageContext, m: Model, v: PageValues) -> list[Markup]:
             out.append(p.n(NP_("{model} was published by {organisation} in {month}.",
                                "{model} was published by {organisation} in {month}."), len(m.organisations),
                       **v.placeholders))
-    if m.organisation_types:
-        # TRANSLATORS: {types} is the kinds of organisation (one, or several: the
-        # plural form). Example: "Type of organisation: academia."
-        out.append(p.n(NP_("Type of organisation: {types}.", "Types of organisation: {types}."),
-                       len(m.organisation_types),
-                       types=c.terms(vocabulary.ORGANISATION_TYPES, m.organisation_types)))
+    # The organisation's type is the specification's (a field there, not a sentence of its own here).
     # One domain or task reads "Domain:", "Recorded task:"; several the plural.
     recorded = []
     if m.domains:
@@ -65,22 +60,16 @@ def about(c: PageContext, m: Model, v: PageValues) -> list[Markup]:
     if recorded:
         out.append(Markup(" ").join(recorded))
     if m.base_model:
+        # Only what the record says (its base_model): not why or how it was built on it.
         # TRANSLATORS: {base} is the model it was built on. Example: "It was built
-        # on an existing model, {base}, the usual way a specialised model is
-        # made."
-        out.append(p.t(N_("It was built on an existing model, {base}, the usual way a specialised model is "
-                          "made."), base=m.base_model))
+        # on an existing model, Mistral Small 3.1 (24B)."
+        out.append(p.t(N_("It was built on an existing model, {base}."), base=m.base_model))
     if m.open_weights:
         if m.access in ("open-restricted", "open-non-commercial"):
             # Not "for as long as you like, without an account": its licence restricts its use.
-            # TRANSLATORS: {access} is the kind of access, as in the specification
-            # ("open weights, restricted use"). Example: "Its weights are published,
-            # under a licence that restricts their use (open weights, restricted use):
-            # read its terms before you build on it. Once downloaded, it runs on your
-            # own hardware."
-            text = p.t(N_("Its weights are published, under a licence that restricts their use ({access}): read "
-                          "its terms before you build on it. Once downloaded, it runs on your own hardware."),
-                       access=p.term(vocabulary.ACCESS[m.access]))
+            # The kind of access is the specification's; the sentence says what it means.
+            text = p.t(N_("Its weights are published, under a licence that restricts their use: read its terms "
+                          "before you build on it. Once downloaded, it runs on your own hardware."))
         else:
             text = p.pick(m.id + ":weights", (
                 N_("Its weights are published, so once downloaded it runs on your own hardware, offline, with no "
@@ -165,18 +154,18 @@ def speed(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[Ma
         # Not "follows bandwidth almost exactly": two cards of the same bandwidth differ by the share of it
         # their hardware class reaches (RTX 4090 and RTX 3090 Ti, 1,010 GB/s each: 43.0 and 38.3 tok/s).
         # TRANSLATORS: {model} is the model's name. Example: "Being dense, Llama 3.2 1B reads every weight
-        # for each token it generates, so its speed on a card depends above all on that card's memory
-        # bandwidth and on how much of it cards of that class reach."
-        dense = N_("Being dense, {model} reads every weight for each token it generates, so its speed on a card "
-                   "depends above all on that card's memory bandwidth and on how much of it cards of that "
+        # for each token it generates, so its speed on a device depends above all on that device's memory
+        # bandwidth and on how much of it devices of that class reach."
+        dense = N_("Being dense, {model} reads every weight for each token it generates, so its speed on a device "
+                   "depends above all on that device's memory bandwidth and on how much of it devices of that "
                    "class reach.")
-        # TRANSLATORS: as "Being dense, {model} reads every weight…", where cards run different quantizations.
+        # TRANSLATORS: as "Being dense, {model} reads every weight…", where devices run different quantizations.
         # Example: "Being dense, GLM-130B reads every weight for each token it generates, so at the same
-        # quantization its speed on a card depends above all on that card's memory bandwidth and on how much
-        # of it cards of that class reach."
+        # quantization its speed on a device depends above all on that device's memory bandwidth and on how
+        # much of it devices of that class reach."
         dense_quants = N_("Being dense, {model} reads every weight for each token it generates, so at the same "
-                          "quantization its speed on a card depends above all on that card's memory bandwidth "
-                          "and on how much of it cards of that class reach.")
+                          "quantization its speed on a device depends above all on that device's memory "
+                          "bandwidth and on how much of it devices of that class reach.")
         out.append(p.t(dense if fig.one_quant else dense_quants, **v.placeholders))
     cacheless = m.architecture.linear_attention_layers if m.architecture else None
     if m.architecture and cacheless:

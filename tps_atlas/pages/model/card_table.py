@@ -54,18 +54,19 @@ def list_titles(c: PageContext, m: Model, fig: ModelFigures) -> tuple[Markup, Ma
     template must not escape the escaped model name again)."""
     p = c.p
     if fig.reach is Reach.ONE:
-        # TRANSLATORS: {model} is the model's name. Example: "The only GPU that
-        # runs DeepSeek-V3"
-        return p.t(N_("The only GPU that runs {model}"), model=m.name), Markup("")
+        # Others may run it with part of it in RAM: "holds it entirely" stays true beside them.
+        # TRANSLATORS: {model} is the model's name; the device may be a card or a machine. Example: "Only one
+        # device holds DeepSeek-V3 entirely" (the chart's singular title is "The only device that holds …").
+        return p.t(N_("Only one device holds {model} entirely"), model=m.name), Markup("")
     fastest = min(fig.cards_fit, EXTREMES)
     # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
-    # in words). Example: "The ten fastest GPUs for GLM-130B"
-    return (c.n_words(NP_("The fastest GPU for {model}", "The {count} fastest GPUs for {model}"), fastest,
+    # in words; cards and machines). Example: "The ten fastest devices for GLM-130B"
+    return (c.n_words(NP_("The fastest device for {model}", "The {count} fastest devices for {model}"), fastest,
                       model=m.name),
             # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
-            # in words). Example: "The five smallest GPUs that still run GLM-130B"
-            c.n_words(NP_("The smallest GPU that still runs {model}",
-                          "The {count} smallest GPUs that still run {model}"),
+            # in words; cards and machines). Example: "The five smallest devices that hold GLM-130B entirely"
+            c.n_words(NP_("The smallest device that holds {model} entirely",
+                          "The {count} smallest devices that hold {model} entirely"),
                       min(fig.cards_fit, SMALLEST_SHOWN), model=m.name))
 
 
@@ -78,7 +79,7 @@ def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
             # in words; the singular is said of the only device; cards and
             # machines). Example: "The ten fastest devices for GLM-130B"
             # Markup, not str: the chart template would escape the escaped name again.
-            "chart_title": c.n_words(NP_("The only device that runs {model}",
+            "chart_title": c.n_words(NP_("The only device that holds {model} entirely",
                                          "The {count} fastest devices for {model}"), len(items), model=m.name),
             # TRANSLATORS: {model} is the model's name; {items} is cards with their
             # speeds. Example: "Estimated tokens per second of the fastest devices for
@@ -87,8 +88,8 @@ def chart(c: PageContext, m: Model, fig: ModelFigures) -> dict:
             # B300 (26.1 tok/s), B200 (26.1 tok/s), H200 NVL (23.2 tok/s), H200 SXM
             # 141 GB (23.2 tok/s), Radeon Instinct MI350X (20.8 tok/s), and Radeon
             # Instinct MI355X (20.8 tok/s)."
-            "chart_summary": (c.n_words(NP_("Estimated tokens per second of the only device that runs {model}: "
-                                            "{items}.",
+            "chart_summary": (c.n_words(NP_("Estimated tokens per second of the only device that holds {model} "
+                                            "entirely: {items}.",
                                             "Estimated tokens per second of the {count} fastest devices for {model}: "
                                             "{items}."), len(items), model=m.name,
                                     # TRANSLATORS: {card} is a card's name; {tok_s} is a speed in tokens per

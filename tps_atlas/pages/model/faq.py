@@ -178,11 +178,11 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tupl
             # {fast_tok_s} its speed. Example: "They are estimates with a wide margin
             # of error, which is why each comes with a range. The fastest figure
             # here, about 31.2 tok/s on the AMD Instinct MI300A (128 GB), could lie
-            # anywhere between 19 and 50 tok/s. The same model on the same card runs
+            # anywhere between 19 and 50 tok/s. The same model on the same device runs
             # 30 to 50 per cent faster or slower with another inference program or version."
             p.t(N_("They are estimates with a wide margin of error, which is why each comes with a range. The "
                    "fastest figure here, about {fast_tok_s} on the {fast_card}, could lie anywhere between "
-                   "{fast_low} and {fast_high} tok/s. The same model on the same card runs 30 to 50 per cent "
+                   "{fast_low} and {fast_high} tok/s. The same model on the same device runs 30 to 50 per cent "
                    "faster or slower with another inference program or version."), **v.placeholders))
         # TRANSLATORS: {model} is the model's name. Example: "Which GPU do I need
         # for GLM-130B?"
@@ -195,8 +195,8 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tupl
             # case: {small_card:nom}, {small_card:dat}, French {small_card:a},
             # {small_card:de} (tps_atlas/i18n/names.py); the bare {small_card} is the name
             # alone. Example: "The smallest card in our catalogue that holds it is the
-            # Apple M2 Max (96 GB), with 72 GB usable by the GPU. It runs the model at
-            # Q3_K_M in about 64.2 GB and produces about 3.5 tok/s."
+            # Radeon Pro W6800, with 32 GB of memory. It runs the model at Q3_K_M in about
+            # 29.8 GB and produces about 9.5 tok/s." (A machine has its own entry.)
             p.t(N_("The smallest card in our catalogue that holds it is the {small_card}, with {small_memory}. "
                    "It runs the model at {small_quant} in about {small_need} and produces about "
                    "{small_tok_s}.") if not smallest_machine else SMALLEST_MACHINE_ANSWER, **v.placeholders)
@@ -210,11 +210,11 @@ def faq(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tupl
             # TRANSLATORS: {small_need} is the memory the model needs there;
             # {small_quant} is the quantization it runs there. Example: "About 64.2 GB
             # at Q3_K_M, which is what the smallest card that runs it uses. Less
-            # compression needs more: the memory column is worked out per card,
-            # because each card gets the least-compressed version it can hold."
+            # compression needs more: the memory column is worked out per device,
+            # because each device gets the least-compressed version it can hold."
             p.t(N_("About {small_need} at {small_quant}, which is what the smallest card that runs it uses. "
-                   "Less compression needs more: the memory column is worked out per card, because each "
-                   "card gets the least-compressed version it can hold.") if not smallest_machine else
+                   "Less compression needs more: the memory column is worked out per device, because each "
+                   "device gets the least-compressed version it can hold.") if not smallest_machine else
                 VRAM_MACHINE_ANSWER, **v.placeholders))
     elif fig.nearest_miss:
         # TRANSLATORS: {model} is the model's name. Example: "How much VRAM does
@@ -303,18 +303,18 @@ def how_fast(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
         # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
         # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
         # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
-        # the name alone. Example: "Only the Apple M3 Ultra (512 GB) runs it, at
+        # the name alone. Example: "Only the Apple M3 Ultra (512 GB) holds it entirely, at
         # about 25.4 tok/s: above reading speed, about ten tokens per second."
-        speed = (N_("Only the {fast_card} runs it, at about {fast_tok_s}: above reading speed, about ten tokens "
-                    "per second.") if fig.reading_speed_cards else
+        speed = (N_("Only the {fast_card} holds it entirely, at about {fast_tok_s}: above reading speed, about "
+                    "ten tokens per second.") if fig.reading_speed_cards else
                  # TRANSLATORS: {fast_card} is the fastest card; {fast_tok_s} is its speed. A
                  # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
                  # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
                  # the name alone. Example: "Only the AMD Instinct MI300A (128 GB)
-                 # runs it, at about 31.2 tok/s: below reading speed, about ten tokens per
+                 # holds it entirely, at about 31.2 tok/s: below reading speed, about ten tokens per
                  # second."
-                 N_("Only the {fast_card} runs it, at about {fast_tok_s}: below reading speed, about ten tokens "
-                    "per second."))
+                 N_("Only the {fast_card} holds it entirely, at about {fast_tok_s}: below reading speed, about "
+                    "ten tokens per second."))
         return p.t(speed, **v.placeholders)
     slowest = fig.slowest or fig.fastest
     assert slowest is not None  # Reach.SOME or EVERY: cards hold it
@@ -322,10 +322,10 @@ def how_fast(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
     # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
     # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
     # the name alone; {slow_card} and {slow_tok_s} the same for the slowest that
-    # holds it. Example: "It depends on the card. The fastest we compute is the
+    # holds it. Example: "It depends on the device. The fastest we compute is the
     # AMD Instinct MI300A (128 GB) at about 31.2 tok/s; the slowest that holds
     # it, the Intel Arc 130V (32 GB), manages about 3.8 tok/s."
-    first = p.t(N_("It depends on the card. The fastest we compute is the {fast_card} at about {fast_tok_s}; "
+    first = p.t(N_("It depends on the device. The fastest we compute is the {fast_card} at about {fast_tok_s}; "
                    "the slowest that holds it, the {slow_card}, manages about {slow_tok_s}."),
                 slow_card=card_name(slowest.card, p.language), slow_tok_s=c.f.tok_s(slowest.tok_s), **v.placeholders)
     if not fig.reading_speed_cards:

@@ -13,11 +13,11 @@ from tps_atlas.pages.model.values import PageValues
 
 def intro(c: PageContext, fig: ModelFigures) -> str:
     """The sentence before the steps: over an empty table, what the check found instead."""
-    over_table = N_("The table above has already checked every card we know against this model. Getting to your "
-                    "answer takes six steps.")
-    # TRANSLATORS: before the six steps, on the page of a model no card holds (the table is empty).
-    over_nothing = N_("We have already checked every card we know against this model: none holds it on its own. "
-                      "Getting to your answer takes six steps.")
+    over_table = N_("The table above has already checked every device we know against this model. Getting to "
+                    "your answer takes six steps.")
+    # TRANSLATORS: before the six steps, on the page of a model no device holds (the table is empty).
+    over_nothing = N_("We have already checked every device we know against this model: none holds it on its "
+                      "own. Getting to your answer takes six steps.")
     return c.p.gettext(over_table if fig.rows or fig.offload else over_nothing)
 
 
@@ -35,9 +35,9 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tu
             # TRANSLATORS: {model} is the model's name; {small_need} is the memory the
             # model needs there; {small_quant} is the quantization it runs there.
             # Example: "GLM-130B needs about 64.2 GB at Q3_K_M, the most compressed
-            # version any card here runs, on the smallest card that fits."
-            need = p.t(N_("{model} needs about {small_need} at {small_quant}, the most compressed version any card "
-                          "here runs, on the smallest card that fits."), **v.placeholders)
+            # version any device here runs, on the smallest card that fits."
+            need = p.t(N_("{model} needs about {small_need} at {small_quant}, the most compressed version any "
+                          "device here runs, on the smallest card that fits."), **v.placeholders)
         else:
             # TRANSLATORS: {model} is the model's name; {small_need} is the memory the
             # model needs there; {small_quant} is the quantization it runs there.
@@ -76,10 +76,11 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tu
         # name takes its article and case: {fast_card:nom}, {fast_card:dat}, French
         # {fast_card:a}, {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is
         # the name alone. Example: "Generation is limited by memory bandwidth, so
-        # the order by speed is not the order of a gaming benchmark. The card at the
-        # top is the AMD Instinct MI300A (128 GB), at 31.2 tok/s."
+        # the order by speed is not the order of a gaming benchmark. The device at
+        # the top is the AMD Instinct MI300A (128 GB), at 31.2 tok/s."
         rank = p.t(N_("Generation is limited by memory bandwidth, so the order by speed is not the order of a "
-                      "gaming benchmark. The card at the top is the {fast_card}, at {fast_tok_s}."), **v.placeholders)
+                      "gaming benchmark. The device at the top is the {fast_card}, at {fast_tok_s}."),
+                   **v.placeholders)
     else:
         # TRANSLATORS: {model} is the model's name; {miss_need} is the memory the
         # model needs; {miss_quant} is the quantization it is measured at (here the
@@ -117,34 +118,35 @@ def steps(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> list[tu
         else:
             need = p.t(at_quant_machine if machine else at_quant, **v.placeholders)
         # TRANSLATORS: {model} is the model's name. Example: "Compression lets a
-        # model fit smaller cards at some cost in accuracy. For GLM-5 even strong
-        # compression is not enough for a single card."
-        quality = p.t(N_("Compression lets a model fit smaller cards at some cost in accuracy. For {model} "
-                         "even strong compression is not enough for a single card.") , **v.placeholders)
-        rank = p.t(N_("Generation is limited by memory bandwidth, so once cards fit, the order by speed is not "
-                      "the order of a gaming benchmark."))
-    linked = N_("Every card name links to its own page, with the same calculation across the whole model "
-                "catalogue. A card is usually bought for more than one model.")
-    # TRANSLATORS: step six on the page of a model no card holds (its table is empty, so no card name
-    # on the page is a link). Example: "Every card has its own page, listed in the cards index, with the
-    # same calculation across the whole model catalogue. A card is usually bought for more than one
+        # model fit smaller devices at some cost in accuracy. For GLM-5 even strong
+        # compression is not enough for a single device."
+        quality = p.t(N_("Compression lets a model fit smaller devices at some cost in accuracy. For {model} "
+                         "even strong compression is not enough for a single device."), **v.placeholders)
+        rank = p.t(N_("Generation is limited by memory bandwidth, so once devices fit, the order by speed is "
+                      "not the order of a gaming benchmark."))
+    # The table and the index list graphics cards and machines alike: "device", never "card".
+    linked = N_("Every device name links to its own page, with the same calculation across the whole model "
+                "catalogue. A device is usually bought for more than one model.")
+    # TRANSLATORS: step six on the page of a model no device holds (its table is empty, so no device name
+    # on the page is a link). Example: "Every device has its own page, listed in the devices index, with
+    # the same calculation across the whole model catalogue. A device is usually bought for more than one
     # model."
-    unlinked = N_("Every card has its own page, listed in the cards index, with the same calculation across the "
-                  "whole model catalogue. A card is usually bought for more than one model.")
+    unlinked = N_("Every device has its own page, listed in the devices index, with the same calculation across "
+                  "the whole model catalogue. A device is usually bought for more than one model.")
     return [
         (g(N_("Check what it needs before anything else")), need),
         (g(N_("Set the context length")),
          # TRANSLATORS: {context} is the context length in tokens. Example: "Choose
          # what you will really use (4,096 tokens by default). The cache grows with
-         # the conversation, and it is the usual reason a card that looked fine
+         # the conversation, and it is the usual reason a device that looked fine
          # stops fitting."
          p.t(N_("Choose what you will really use ({context} tokens by default). The cache grows with the "
-                "conversation, and it is the usual reason a card that looked fine stops fitting."),
+                "conversation, and it is the usual reason a device that looked fine stops fitting."),
              **v.placeholders)),
         (g(N_("Decide how much compression you accept")), quality),
         (g(N_("Rank by speed, not by spec sheet")), rank),
         (g(N_("Read the fit column last")),
          p.t(N_("A tight fit runs but leaves no room for a longer conversation; comfortable means you can "
                 "raise the context later. That difference matters more than a few tokens per second."))),
-        (g(N_("See what else the card runs")), p.t(linked if fig.rows or fig.offload else unlinked)),
+        (g(N_("See what else the device runs")), p.t(linked if fig.rows or fig.offload else unlinked)),
     ]

@@ -9,7 +9,7 @@ from tps_atlas.catalogue.models import Model
 from tps_atlas.estimate.commands import row_command
 from tps_atlas.pages.figures import ModelFigures, Reach, SizeClass
 from tps_atlas.i18n.names import card_name
-from tps_atlas.i18n.phrases import N_
+from tps_atlas.i18n.phrases import N_, NP_
 from tps_atlas.pages.model.context import PageContext
 from tps_atlas.pages.model.values import PageValues
 
@@ -50,6 +50,13 @@ def size_class(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> Ma
             N_("{model} has {params} parameters: more than any one card in our catalogue holds. It runs split "
                "across several cards, or on rented datacenter hardware."),
         ), **v.placeholders)
+    if size is SizeClass.MOST_CARDS and 10 * fig.cards_fit < 9 * fig.cards_total:
+        # Half to nine in ten of the devices: "rarely the obstacle" would be false for the rest.
+        # TRANSLATORS: {params} is its parameter count in words (8.8 billion); {model} is the model's name.
+        # The sentence after it gives the count. Example: "With 8.8 billion parameters, Qwen3-VL 8B fits on
+        # most of the devices we track, though not on those with the least memory."
+        return p.t(N_("With {params} parameters, {model} fits on most of the devices we track, though not on "
+                      "those with the least memory."), **v.placeholders)
     if size is SizeClass.MOST_CARDS:
         return p.pick(m.id + ":size", (
             # TRANSLATORS: {params} is its parameter count in words (130 billion);
@@ -67,14 +74,17 @@ def size_class(c: PageContext, m: Model, fig: ModelFigures, v: PageValues) -> Ma
         ), **v.placeholders)
     if size is SizeClass.CONSUMER:
         # The smallest may be a laptop's integrated GPU given part of the system memory (18.2 GB of a 32 GB
-        # machine): the sentence names the memory the GPU can use, not a card size, and leaves the count to
-        # the sentence after it.
+        # machine): the sentence names the memory the GPU can use, not a card size, and counts the devices
+        # (a third is not "fewer than half"); the numbers section then does not count them again.
         # TRANSLATORS: {params} is its parameter count in words (30.5 billion); {model} is the model's name;
         # {small_memory} is the smallest device's memory ("24 GB of memory", or for a machine sharing its
-        # memory "18.2 GB usable by the GPU"). Example: "With 30.5 billion parameters, Qwen3 30B-A3B needs
-        # at least 18.2 GB usable by the GPU: fewer than half of the devices we track hold it."
-        return p.t(N_("With {params} parameters, {model} needs at least {small_memory}: fewer than half of the "
-                      "devices we track hold it."), **v.placeholders)
+        # memory "18.2 GB usable by the GPU"); {fit_count} and {total} are numbers of devices, {fit_count}
+        # less than half of {total}. Example: "With 30.5 billion parameters, Qwen3 30B-A3B needs at least
+        # 18.2 GB usable by the GPU: 165 of the 829 devices we track hold it entirely."
+        return p.n(NP_("With {params} parameters, {model} needs at least {small_memory}: {fit_count} of the "
+                       "{total} devices we track holds it entirely.",
+                       "With {params} parameters, {model} needs at least {small_memory}: {fit_count} of the "
+                       "{total} devices we track hold it entirely."), fig.cards_fit, **v.placeholders)
     # Only devices with more memory than the largest tier hold it. Whether a consumer card is among them
     # (a 32 GB GeForce RTX 5090) is the table's to show, and the sentence after this one names the smallest.
     # TRANSLATORS: {params} is its parameter count in words (671 billion); {model} is the model's name;
@@ -161,13 +171,15 @@ def single_text(c: PageContext, fig: ModelFigures, v: PageValues) -> list[Markup
         # its speed there. A name takes its article and case: {small_card:nom},
         # {small_card:dat}, French {small_card:a}, {small_card:de}
         # (tps_atlas/i18n/names.py); the bare {small_card} is the name alone. Example: "Only
-        # one card in our catalogue can hold it: the Apple M3 Ultra (512 GB), with
+        # one device in our catalogue can hold it: the Apple M3 Ultra (512 GB), with
         # 384 GB usable by the GPU, which runs DeepSeek-V3 at Q3_K_M and produces
         # about 25.4 tok/s."
-        return [p.t(N_("Only one card in our catalogue can hold it: the {small_card}, with {small_memory}, "
+        return [p.t(N_("Only one device in our catalogue can hold it: the {small_card}, with {small_memory}, "
                        "which runs {model} at {small_quant} and produces about {small_tok_s}."), **v.placeholders)]
     if fig.reach is Reach.EVERY:
         out = [p.t(N_("Every device in our catalogue can hold it."))]
+    elif fig.size_class(consumer_vram_gb(c)) is SizeClass.CONSUMER:
+        out = []  # the size sentence just before has given the count ("165 of the 829 devices")
     else:
         # Cards and machines alike: "devices", as the headline tile counts them.
         # TRANSLATORS: {fit_count} is the number of devices that hold it entirely (two or more; up to twelve
@@ -202,9 +214,9 @@ def single_text(c: PageContext, fig: ModelFigures, v: PageValues) -> list[Markup
         # {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is the name alone.
         # Example: "The fastest is the AMD Instinct MI300A (128 GB), at
         # about 31.2 tok/s at Q4_K_M. Speed follows memory bandwidth only at the
-        # same quantization: cards with more bandwidth that hold a less compressed
+        # same quantization: devices with more bandwidth that hold a less compressed
         # version can come out slower."
         out.append(p.t(N_("The fastest is the {fast_card}, at about {fast_tok_s} at {fast_quant}. Speed follows "
-                          "memory bandwidth only at the same quantization: cards with more bandwidth that hold a "
-                          "less compressed version can come out slower."), **v.placeholders))
+                          "memory bandwidth only at the same quantization: devices with more bandwidth that hold "
+                          "a less compressed version can come out slower."), **v.placeholders))
     return out

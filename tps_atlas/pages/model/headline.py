@@ -74,15 +74,16 @@ def description(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
 
 
 def held_description(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup:
+    # "Fits entirely": others may run it with part of it in RAM (the page's first tile counts them).
     if fig.reach is Reach.ONE:
         # TRANSLATORS: {model} is the model's name; {total} is the number of cards
         # in the catalogue; {fast_card} is the only card that runs it (its name may
         # carry its memory); {fast_tok_s} is its speed. A name takes its article and
         # case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
         # {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is the name alone.
-        # Example: "DeepSeek-V3 runs on a single one of the 829 GPUs we track: the
+        # Example: "DeepSeek-V3 fits entirely on a single one of the 829 devices we track: the
         # Apple M3 Ultra (512 GB), at about 25.4 tok/s."
-        return c.p.t(N_("{model} runs on a single one of the {total} GPUs we track: the {fast_card}, "
+        return c.p.t(N_("{model} fits entirely on a single one of the {total} devices we track: the {fast_card}, "
                         "at about {fast_tok_s}."), **v.placeholders)
     if fig.fastest:
         # TRANSLATORS: {model} is the model's name; {count} is a count (small ones
@@ -91,19 +92,19 @@ def held_description(c: PageContext, fig: ModelFigures, v: PageValues) -> Markup
         # speed; {small_card} is the smallest card that runs it. A name takes its
         # article and case: {fast_card:nom}, {fast_card:dat}, French {fast_card:a},
         # {fast_card:de} (tps_atlas/i18n/names.py); the bare {fast_card} is the name alone.
-        # Example: "GLM-130B runs on 45 of the 829 GPUs we track. Fastest: AMD
+        # Example: "GLM-130B fits entirely on 45 of the 829 devices we track. Fastest: AMD
         # Instinct MI300A (128 GB) at about 31.2 tok/s; smallest: Apple M2 Max
         # (96 GB), with 72 GB."
-        return c.n_words(NP_("{model} runs on only {count} of the {total} GPUs we track: the {fast_card} "
-                             "({small_vram}), at about {fast_tok_s}.",
-                             "{model} runs on {count} of the {total} GPUs we track. Fastest: {fast_card} at about "
-                             "{fast_tok_s}; smallest: {small_card}, with {small_vram}."),
+        return c.n_words(NP_("{model} fits entirely on only {count} of the {total} devices we track: the "
+                             "{fast_card} ({small_vram}), at about {fast_tok_s}.",
+                             "{model} fits entirely on {count} of the {total} devices we track. Fastest: "
+                             "{fast_card} at about {fast_tok_s}; smallest: {small_card}, with {small_vram}."),
                          fig.cards_fit, **v.placeholders)
     # TRANSLATORS: {model} is the model's name; {params} is its parameter
     # count in words (130 billion); {total} is the number of cards in the
     # catalogue. Example: "GLM-5 (744 billion parameters) fits on none of the
-    # 829 GPUs we track: what it needs, and what to do instead."
-    return c.p.t(N_("{model} ({params} parameters) fits on none of the {total} GPUs we track: what it "
+    # 829 devices we track: what it needs, and what to do instead."
+    return c.p.t(N_("{model} ({params} parameters) fits on none of the {total} devices we track: what it "
                     "needs, and what to do instead."), **v.placeholders)
 
 
@@ -122,6 +123,9 @@ NO_DEVICE = N_("No device")
 NONE_RUN_IT = N_("runs it")
 SMALLEST_CARD = N_("Smallest card that fits")
 FASTEST_DEVICE = N_("Fastest device")
+# TRANSLATORS: the tile's label in its place where a device that runs the model with part of it in RAM is
+# faster than every device that holds it entirely: the tile names the fastest of the latter.
+FASTEST_ENTIRELY = N_("Fastest holding it entirely")
 # TRANSLATORS: the tile's label where the smallest device that holds the model is a machine sharing its
 # memory (a Mac, a Ryzen AI Max), never called a card.
 SMALLEST_DEVICE = N_("Smallest device that fits")
@@ -141,5 +145,9 @@ def tiles(c: PageContext, fig: ModelFigures, v: PageValues) -> list[tuple[str, s
         small_vram = () if memory_in_name(fig.smallest.card) else (v.small.vram,)
         fast_vram = () if memory_in_name(fig.fastest.card) else (v.fast.vram,)
         out.append((p.gettext(label), str(v.small.card), " · ".join((*small_vram, v.small.quant, v.small.tok_s))))
-        out.append((p.gettext(FASTEST_DEVICE), str(v.fast.card), " · ".join((v.fast.tok_s, *fast_vram))))
+        # An offload row can beat every fit (an HBM card beside a slow unified machine): then "fastest device"
+        # would be false for the table below; the tile says what it names.
+        beaten = bool(fig.offload) and fig.offload[0].tok_s > fig.fastest.tok_s
+        out.append((p.gettext(FASTEST_ENTIRELY if beaten else FASTEST_DEVICE), str(v.fast.card),
+                    " · ".join((v.fast.tok_s, *fast_vram))))
     return out

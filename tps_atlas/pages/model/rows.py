@@ -73,8 +73,21 @@ def measured_mark(phrases: Phrases, run: Run | None, model: Model) -> MeasuredMa
     return MeasuredMark(str(text), str(detail), run.source)
 
 
-def measured_note(phrases: Phrases, count: int, total: int) -> Markup:
-    """How many of a table's speeds have a measurement beside them."""
+def measured_note(phrases: Phrases, count: int, total: int, below_tables: bool = False) -> Markup:
+    """How many of a table's speeds have a measurement beside them. ``below_tables``: the note follows
+    several tables (a card page's runs, offload and misses), so it names the one it counts."""
+    if below_tables:
+        if not count:
+            return phrases.t(N_("None of the speeds in the table of the models it runs has been measured yet: "
+                                "all are estimates."))
+        # TRANSLATORS: as the next entry, on a card page, where the note follows several tables and counts
+        # the speeds of the first ('Models it runs'). Example: "Of the 109 speeds in the table of the models
+        # it runs, three have a measured llama.cpp run beside them; the others are estimates."
+        return phrases.n_words(NP_("Of the {total} speeds in the table of the models it runs, {count} has a "
+                                   "measured llama.cpp run beside it; the others are estimates.",
+                                   "Of the {total} speeds in the table of the models it runs, {count} have a "
+                                   "measured llama.cpp run beside them; the others are estimates."),
+                               count, total=phrases.fmt.count(total))
     if not count:
         return phrases.t(N_("None of the speeds in this table has been measured yet: all are estimates."))
     # TRANSLATORS: {count} speeds of the {total} in the table have a measured run

@@ -142,7 +142,7 @@ def groups(c: PageContext, m: Model) -> list[Group]:
         (N_("What it does"), N_("The kinds of problem the model was built for. A model can have several."),
          purpose),
         (N_("Size"), N_("How large the model is and how much data it was trained on. The parameter count "
-                        "decides whether it fits on a given card."), size),
+                        "decides whether it fits on a given device."), size),
         (N_("Training compute"), N_("The arithmetic done to train the model, in floating-point operations. It "
                                     "measures what the training cost, not how fast the finished model answers."),
          compute),

@@ -28,8 +28,8 @@ WORKING_LINES = (
     N_("Weights read per token: {params} parameters × {bits} bits ÷ 8 = {read}."),
     # TRANSLATORS: {bandwidth} is memory bandwidth; {efficiency} is the share
     # of it reached. Example: "Memory bandwidth 5,325 GB/s, of which this kind
-    # of card reaches about 46.1%."
-    N_("Memory bandwidth {bandwidth}, of which this kind of card reaches about {efficiency}."),
+    # of device reaches about 46.1%."
+    N_("Memory bandwidth {bandwidth}, of which this kind of device reaches about {efficiency}."),
     # TRANSLATORS: {read} is memory read per token; {bandwidth} is memory
     # bandwidth; {efficiency} is the share of it reached; {overhead} is fixed
     # milliseconds per token; {ms} is milliseconds per token; {tok_s} is a
@@ -38,9 +38,9 @@ WORKING_LINES = (
     N_("Time per token: {read} ÷ ({bandwidth} × {efficiency}) + {overhead} ms = {ms} ms, so about {tok_s}."),
     # TRANSLATORS: {weights} is memory of the weights; {kv} is memory of the
     # KV cache; {buffer} is compute buffer memory; {need} is memory needed;
-    # {vram} is the card's memory. Example: "Memory: weights 78.6 GB + KV
-    # cache 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the card."
-    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the card."),
+    # {vram} is the device's memory. Example: "Memory: weights 78.6 GB + KV
+    # cache 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the device."
+    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the device."),
 )
 # The same, for a calibration with hardware classes: the class, the KV cache read at the context
 # and the prompt. The lines with the same place in both lists say the same kind of thing.
@@ -59,16 +59,16 @@ WORKING_CLASS_LINES = (
     # TRANSLATORS: {bandwidth} is memory bandwidth; {speed_class} is the
     # hardware class's name; {efficiency} is the share of it reached;
     # {overhead} is fixed milliseconds per token. Example: "Memory bandwidth
-    # 5,325 GB/s. Cards of the class “” reach about 46.1% of it and spend 0.00
-    # ms per token on fixed costs (kernel launches, synchronisation,
+    # 5,325 GB/s. Devices of the class “NVIDIA Hopper” reach about 46.1% of it and
+    # spend 0.00 ms per token on fixed costs (kernel launches, synchronisation,
     # sampling); both fitted to measured llama.cpp runs."
-    N_("Memory bandwidth {bandwidth}. Cards of the class “{speed_class}” reach about {efficiency} of it and "
+    N_("Memory bandwidth {bandwidth}. Devices of the class “{speed_class}” reach about {efficiency} of it and "
        "spend {overhead} ms per token on fixed costs (kernel launches, synchronisation, sampling); both "
        "fitted to measured llama.cpp runs."),
     # TRANSLATORS: {backend} is a llama.cpp backend (CUDA, ROCm, Vulkan,
     # Metal, SYCL). Example: "These figures are for llama.cpp's Vulkan
-    # backend; on the same card another backend can be faster or slower."
-    N_("These figures are for llama.cpp's {backend} backend; on the same card another backend can be "
+    # backend; on the same device another backend can be faster or slower."
+    N_("These figures are for llama.cpp's {backend} backend; on the same device another backend can be "
        "faster or slower."),
     # TRANSLATORS: {read} is memory read per token; {kv_read} is KV cache read
     # per token; {bandwidth} is memory bandwidth; {efficiency} is the share of
@@ -86,19 +86,19 @@ WORKING_CLASS_LINES = (
        "first token appears after about {ttft}."),
     # TRANSLATORS: {weights} is memory of the weights; {kv} is memory of the
     # KV cache; {buffer} is compute buffer memory; {need} is memory needed;
-    # {vram} is the card's memory. Example: "Memory: weights 78.6 GB + KV
-    # cache 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the card."
-    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the card."),
+    # {vram} is the device's memory. Example: "Memory: weights 78.6 GB + KV
+    # cache 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the device."
+    N_("Memory: weights {weights} + KV cache {kv} + buffer {buffer} = {need}, against {vram} on the device."),
 )
-WORKING_CHECK = N_("To check it on your own card, run llama.cpp's benchmark on the same quantization:")
+WORKING_CHECK = N_("To check it on your own device, run llama.cpp's benchmark on the same quantization:")
 # The memory line of a vision-language model: its vision encoder is loaded beside the weights.
 # TRANSLATORS: {weights} is memory of the weights; {vision} is memory of
 # the vision encoder; {kv} is memory of the KV cache; {buffer} is compute
-# buffer memory; {need} is memory needed; {vram} is the card's memory.
+# buffer memory; {need} is memory needed; {vram} is the device's memory.
 # Example: "Memory: weights 78.6 GB + vision encoder 0.0 GB + KV cache
-# 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the card."
+# 0.18 GB + buffer 0.5 GB = 79.3 GB, against 96 GB on the device."
 WORKING_MEMORY_VISION = N_("Memory: weights {weights} + vision encoder {vision} + KV cache {kv} + buffer {buffer} "
-                           "= {need}, against {vram} on the card.")
+                           "= {need}, against {vram} on the device.")
 
 
 def working_lines(model: Model, classes: bool) -> tuple[str, ...]:
