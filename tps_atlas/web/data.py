@@ -75,11 +75,13 @@ def calibration_data(c: Calibration) -> dict:
         "range": {"low": c.range_low, "high": c.range_high},
         "confidence": c.confidence,
         "kv_read_factor": c.kv_read_factor,
+        "prompt_moe_factor": c.prompt_moe_factor,
         "fit_rule": c.fit_rule,
         "classes": [{"name": k.name, "vendors": list(k.vendors), "architectures": list(k.architectures),
                      "memory_types": list(k.memory_types), "efficiency": k.efficiency,
                      "overhead_ms": k.overhead_ms, "prompt_efficiency": k.prompt_efficiency,
                      "prompt_flop_per_byte": k.prompt_flop_per_byte,
+                     "prompt_kv_flop_per_byte": k.prompt_kv_flop_per_byte,
                      # Backend factors only score measured runs: the pages estimate the class's backend.
                      "backend": k.backend, "quant_factors": dict(k.quant_factors),
                      "range": {"low": k.range_low, "high": k.range_high}} for k in c.classes],
