@@ -57,10 +57,13 @@ def _unit(r) -> float:
     return r.measured / peak
 
 
-def _on_own_backend(r, classes: Sequence[SpeedClass]) -> bool:
-    from tps_atlas.measured.fitting import class_of
+def _backend_of(card, classes: Sequence[SpeedClass]) -> str | None:
+    """The backend of the card's class (the first that matches, as tps_atlas.measured.fitting.class_of)."""
+    return next((c.backend for c in classes if c.matches(card)), None)
 
-    backend = class_of(r.card, classes).backend
+
+def _on_own_backend(r, classes: Sequence[SpeedClass]) -> bool:
+    backend = _backend_of(r.card, classes)
     return backend is None or r.run.backend == backend
 
 
@@ -141,10 +144,8 @@ def fit_class_prompt(speed_class: SpeedClass, levels: Sequence[Sequence], classe
                      g: PromptGlobals) -> tuple[float, float, float]:
     """(prompt_efficiency, prompt_flop_per_byte, prompt_kv_flop_per_byte) of one class; ``levels``:
     the pp runs of its own class, its group, its vendor and all cards."""
-    from tps_atlas.measured.fitting import class_of
-
     def kv_of(r) -> float:
-        return g.kv_for(class_of(r.card, classes).backend)
+        return g.kv_for(_backend_of(r.card, classes))
 
     found = []
     for with_tflops, fallback in zip((True, False), FALLBACK, strict=True):
