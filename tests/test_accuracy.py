@@ -167,3 +167,19 @@ def test_longer_prompts_are_slower_per_token_as_the_measured_runs_are(result):
 def test_prompt_median_meets_the_issue_target(result):
     assert result.prompt.median <= 0.15
 
+
+def test_methodology_shows_each_class_prompt_constants_and_error(settings, result):
+    from tps_atlas.i18n.phrases import Phrases
+    from tps_atlas.pages.browse import methodology
+    from tps_atlas.records.vocabulary import SPEED_CLASSES
+    phrases = Phrases("en")
+    f, measured = phrases.fmt, settings.calibration("measured")
+    page = methodology(phrases, settings, measured)
+    assert page["prompt_moe"] == f.decimal(measured.prompt_moe_factor, 2)
+    assert page["prompt_score"]["median"] == f.percent(result.prompt.median)
+    rows = {c["name"]: c for c in page["classes"]}
+    for name in ("nvidia-ada", "apple-m3", "amd-apu"):
+        row, constants = rows[phrases.term(SPEED_CLASSES[name])], measured.classes[
+            [c.name for c in measured.classes].index(name)]
+        assert row["attention"] == f.decimal(constants.prompt_kv_flop_per_byte, 1)
+        assert row["prompt_median"] == f.percent(result.prompt_by_class[name].median)
