@@ -37,7 +37,8 @@ from tps_atlas.measured.runs import MEASURED_FILE  # noqa: E402
 
 
 def fitted_yaml(calibration, kv: float, overhead: float, ranges: dict) -> str:
-    lines = [f"    overhead_ms: {overhead:.2f}", f"    kv_read_factor: {kv:.2f}", "    classes:"]
+    lines = [f"    overhead_ms: {overhead:.2f}", f"    kv_read_factor: {kv:.2f}",
+             f"    prompt_moe_factor: {calibration.prompt_moe_factor:.2f}", "    classes:"]
     for c in calibration.classes:
         keys = [f"name: {c.name}"]
         if c.vendors:
@@ -58,6 +59,7 @@ def fitted_yaml(calibration, kv: float, overhead: float, ranges: dict) -> str:
                      f"efficiency: {c.efficiency:.3f}, overhead_ms: {c.overhead_ms:.2f}, {factors}"
                      f"prompt_efficiency: {c.prompt_efficiency:.3f}, "
                      f"prompt_flop_per_byte: {c.prompt_flop_per_byte:.1f}, "
+                     f"prompt_kv_flop_per_byte: {c.prompt_kv_flop_per_byte:.1f}, "
                      f"range: {{low: {low:.2f}, high: {high:.2f}}}}}")
     return "\n".join(lines)
 
@@ -104,6 +106,14 @@ def run_kind(pair) -> str:
     """'MoE' or 'dense', and whether the run starts at an empty context ('d0') or at depth ('depth')."""
     run = pair.row.run
     return f"{'MoE' if run.is_moe else 'dense'} {'depth' if run.depth else 'd0'}"
+
+
+LONG_PROMPT = 512  # llama-bench's default pp length: longer prompts (or at depth) attend to more cache
+
+
+def prompt_kind(pair) -> str:
+    run = pair.row.run
+    return f"prompt {'MoE' if run.is_moe else 'dense'} {'long' if run.depth or run.tokens > LONG_PROMPT else 'pp512'}"
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
@@ -157,6 +167,13 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         print(f"  {'overall':28} {result.prompt.line()}")
         for key, s in result.prompt_by_class.items():
             print(f"  {key:28} {s.line()}")
+        print(f"  by model kind and prompt (MoE factor {measured.prompt_moe_factor:.2f}; long: a prompt of more than "
+              f"{LONG_PROMPT} tokens or at depth):")
+        for kind in (lambda p: "prompt " + run_kind(p).split()[0], prompt_kind):
+            for key, s in grouped(result.prompt_pairs, kind).items():
+                print(f"  {key:28} {s.line()}")
+        summary |= {"prompt_median": result.prompt.median, "prompt_p90": result.prompt.p90,
+                    "prompt_runs": result.prompt.runs}
     summary |= {"runs": result.overall.runs, "devices": result.overall.devices,
                 "logo_median": result.overall.median, "logo_p90": result.overall.p90,
                 "logo_inside": result.overall.inside,

@@ -42,22 +42,26 @@ def test_fixed_cost_slows_small_models_more(catalogue, settings, measured):
 
 def test_moe_reads_active_parameters(catalogue, settings, measured):
     # Decode reads the active experts, so Mixtral 8x7B runs as fast as a dense model of 12.9B;
-    # prompt processing, too, works on the active parameters.
+    # prompt processing, too, works on the active parameters, at the FLOP cost the measured MoE
+    # prompt runs show (routing, and each expert a small share of the batch).
     mixtral = catalogue.model("mixtral-8x7b")
     dense = dataclasses.replace(mixtral, parameters_b=mixtral.active_parameters_b,
                                 active_parameters_b=None, experts_total=None, experts_active=None)
     card, q4 = catalogue.card("a100-sxm4-80gb"), settings.quant("Q4_K_M")
     assert tokens_per_second(mixtral, q4, card, measured) == pytest.approx(
         tokens_per_second(dense, q4, card, measured))
+    assert 1.5 < measured.prompt_moe_factor < 4
     assert prompt_tokens_per_second(mixtral, card, measured) == pytest.approx(
-        prompt_tokens_per_second(dense, card, measured))
+        prompt_tokens_per_second(dense, card, measured) / measured.prompt_moe_factor)
 
 
 def test_longer_context_reads_more_and_waits_longer(catalogue, settings, measured):
     model, card = catalogue.model("llama-3.1-8b"), catalogue.card("geforce-rtx-4090")
     short, long = (estimate(model, card, settings, measured, context=c, quant="Q4_K_M") for c in (4096, 32768))
     assert long.tok_s < short.tok_s
-    assert long.ttft_s == pytest.approx(8 * short.ttft_s)
+    # Eight times the prompt, and each of its tokens attends to a cache eight times as long.
+    assert long.prompt_tok_s < 0.8 * short.prompt_tok_s
+    assert long.ttft_s > 8 * short.ttft_s
     assert short.ttft_s == pytest.approx(4096 / short.prompt_tok_s)
 
 
@@ -136,3 +140,46 @@ def test_benchmark_prints_moe_dense_and_depth_apart_and_the_worst_runs(capsys):
     worst = [int(e) for e in re.findall(r"^ +(\d+)% line +\d+ ", out, re.M)]
     assert len(worst) == bench.WORST and worst == sorted(worst, reverse=True)
     assert worst[0] >= summary["logo_p90"] * 100
+
+
+def test_prompt_leave_one_device_out_error(result):
+    # Prompt runs scored like decode, each device by constants fitted without it (its MoE factor and
+    # attention cost too): benchmarks/accuracy.py prints 18.7 % (24.2 % before the MoE and attention terms).
+    assert result.prompt.runs >= 300 and result.prompt.devices >= 50
+    assert result.prompt.median <= 0.20
+    assert result.prompt.p90 <= 0.65
+
+
+def test_longer_prompts_are_slower_per_token_as_the_measured_runs_are(result):
+    # An RTX 4090 measured at 512 and 8,192 prompt tokens (Meta-Llama-3-8B): the estimate falls with
+    # the prompt as the runs do.
+    runs = sorted((p for p in result.prompt_pairs if p.row.chip == "geforce-rtx-4090"
+                   and p.row.quant.name == "Q4_K_M"), key=lambda p: p.row.run.tokens)
+    assert len(runs) >= 3
+    first, last = runs[0], runs[-1]
+    measured, estimated = last.row.measured / first.row.measured, last.estimate / first.estimate
+    assert measured < 0.7 and estimated == pytest.approx(measured, rel=0.25)
+
+
+@pytest.mark.xfail(reason="issue 26 target not reached: the AMD APU class's three devices disagree four-fold on "
+                          "prompt speed per byte of bandwidth (a 28 W Radeon 890M on a 2025 AMDVLK build against "
+                          "a Radeon 8060S and an 890M on 2026 RADV builds), 45 % held out", strict=True)
+def test_prompt_median_meets_the_issue_target(result):
+    assert result.prompt.median <= 0.15
+
+
+def test_methodology_shows_each_class_prompt_constants_and_error(settings, result):
+    from tps_atlas.i18n.phrases import Phrases
+    from tps_atlas.pages.browse import methodology
+    from tps_atlas.records.vocabulary import SPEED_CLASSES
+    phrases = Phrases("en")
+    f, measured = phrases.fmt, settings.calibration("measured")
+    page = methodology(phrases, settings, measured)
+    assert page["prompt_moe"] == f.decimal(measured.prompt_moe_factor, 2)
+    assert page["prompt_score"]["median"] == f.percent(result.prompt.median)
+    rows = {c["name"]: c for c in page["classes"]}
+    for name in ("nvidia-ada", "apple-m3", "amd-apu"):
+        row, constants = rows[phrases.term(SPEED_CLASSES[name])], measured.classes[
+            [c.name for c in measured.classes].index(name)]
+        assert row["attention"] == f.decimal(constants.prompt_kv_flop_per_byte, 1)
+        assert row["prompt_median"] == f.percent(result.prompt_by_class[name].median)

@@ -153,13 +153,16 @@
     return 1.0 / seconds;
   }
 
-  // Prompt processing: compute bound, two FLOP per active parameter and token.
-  function promptTokensPerSecond(model, card, calibration) {
+  // Prompt processing (tps_atlas/estimate/speed.py): compute bound, two FLOP per active parameter and token
+  // (a mixture of experts' times prompt_moe_factor) plus the class's FLOP per byte of the KV cache at the
+  // prompt's mean depth (kvGb: half the cache of a prompt that fills the context).
+  function promptTokensPerSecond(model, card, calibration, kvGb) {
     var cls = speedClass(calibration, card);
     if (!cls) return null;
     var flops = card.compute_tflops ? card.compute_tflops * 1e12 * cls.prompt_efficiency
       : card.bandwidth_gb_s * 1e9 * cls.prompt_flop_per_byte;
-    return flops / (2 * model.read_parameters_b * 1e9);
+    var moe = model.active_parameters_b != null ? (calibration.prompt_moe_factor || 1) : 1;
+    return flops / (2 * model.read_parameters_b * 1e9 * moe + (cls.prompt_kv_flop_per_byte || 0) * (kvGb || 0) * 1e9);
   }
 
   // What a model may fill on the device (tps_atlas/estimate/fit.py usable_gb): the seed's fits x VRAM, or
@@ -270,7 +273,8 @@
       if (fit !== "none") {
         var tokS = tokensPerSecond(model, c.quant, card, calibration, memory.kv_gb);
         var range = speedRange(calibration, card);
-        var prompt = promptTokensPerSecond(model, card, calibration);
+        // A prompt that fills the context attends, on average, to half its KV cache.
+        var prompt = promptTokensPerSecond(model, card, calibration, memory.kv_gb / 2);
         return { card: card, quant: c.quant, memory: memory, need_gb: memory.total_gb, tok_s: tokS,
                  tok_s_low: tokS * range.low, tok_s_high: tokS * range.high, fit: fit,
                  prompt_tok_s: prompt, ttft_s: prompt ? context / prompt : null, context: context };
@@ -532,8 +536,8 @@
   }
 
   // A prompt: the card's compute time plus one copy of the RAM part over PCIe per batch.
-  function promptSeconds(model, card, calibration, placement, ram, tokens) {
-    var onCard = promptTokensPerSecond(model, card, calibration);
+  function promptSeconds(model, card, calibration, placement, ram, tokens, kvGb) {
+    var onCard = promptTokensPerSecond(model, card, calibration, (kvGb || 0) / 2);
     if (!onCard) return null;
     return tokens / onCard + Math.ceil(tokens / ram.batch_tokens) * placement.ram_gb / ram.pcie_gb_s;
   }
@@ -566,7 +570,7 @@
       if (!placement) continue;
       var w = offloadWorking(placement, memory, c.quant, card, calibration, system, ram);
       var tokS = 1 / w.seconds_per_token;
-      var ttft = promptSeconds(model, card, calibration, placement, ram, context);
+      var ttft = promptSeconds(model, card, calibration, placement, ram, context, memory.kv_gb);
       return { card: card, quant: c.quant, memory: memory, need_gb: memory.total_gb, tok_s: tokS,
                tok_s_low: tokS * ram.range.low, tok_s_high: tokS * ram.range.high, fit: "offload",
                prompt_tok_s: ttft ? context / ttft : null, ttft_s: ttft, placement: placement, working: w,
@@ -1137,11 +1141,11 @@
     return shares.reduce(function (a, s) { return a + s.ms; }, 0) + handoffMs(shares, limits);
   }
 
-  function machinePrompt(model, shares, layers, calibration) {
+  function machinePrompt(model, shares, layers, calibration, kvGb) {
     var seconds = 0;
     for (var i = 0; i < shares.length; i++) {
       if (!shares[i].layers) continue;
-      var speed = promptTokensPerSecond(model, shares[i].card, calibration);
+      var speed = promptTokensPerSecond(model, shares[i].card, calibration, kvGb);
       if (!speed) return null;
       seconds += shares[i].layers / layers / speed;
     }
@@ -1178,7 +1182,7 @@
         memory.kv_gb * (calibration.kv_read_factor || 0);
       var shares = machineShares(machine, counts, n, perLayer, read, room, memory, main, q, calibration);
       var tokS = 1000 / sharesMs(shares, limits), need = machineMemory(memory, machine.cards.length);
-      var range = machineRange(machine, calibration), prompt = machinePrompt(model, shares, n, calibration);
+      var range = machineRange(machine, calibration), prompt = machinePrompt(model, shares, n, calibration, memory.kv_gb / 2);
       return { card: machine.cards[main], quant: q, memory: need, need_gb: need.total_gb, tok_s: tokS,
                tok_s_low: tokS * range.low, tok_s_high: tokS * range.high,
                fit: need.total_gb <= settings.fit.comfortable * totalMemory ? "comfortable" : "tight",
@@ -1234,7 +1238,7 @@
     var ramRead = placement.ram_read_gb + kvRead * (1 - placement.kv_gpu_share);
     var ms = sharesMs(shares, limits) + 1000 * ramRead / (machine.system.kind.bandwidth_gb_s * ram.efficiency) +
       ram.overhead_ms;
-    var tokS = 1000 / ms, prompt = machinePrompt(model, shares, gpuLayers, calibration), ttft = null;
+    var tokS = 1000 / ms, prompt = machinePrompt(model, shares, gpuLayers, calibration, memory.kv_gb / 2), ttft = null;
     if (prompt) ttft = context / prompt + Math.ceil(context / ram.batch_tokens) * placement.ram_gb / ram.pcie_gb_s;
     var need = machineMemory(memory, machine.cards.length);
     return { card: machine.cards[main], quant: q, memory: need, need_gb: need.total_gb, tok_s: tokS,

@@ -57,6 +57,10 @@ class SpeedClass:
     backend: str | None = None
     backend_factors: dict[str, float] = field(default_factory=dict)
     quant_factors: dict[str, float] = field(default_factory=dict)
+    # Attention in a prompt: FLOP per byte of the KV cache at the prompt's mean depth, on top of the
+    # weights' (0: none). Attention kernels reach a smaller share of the peak than weight products, and
+    # how much smaller depends on the backend's kernels.
+    prompt_kv_flop_per_byte: float = 0.0
 
     def factor_for(self, quant: Quant, backend: str | None = None) -> float:
         """Efficiency at this quant (and backend) as a multiple of the class's efficiency."""
@@ -90,6 +94,9 @@ class Calibration:
     # How a quant is judged to fit: "share" (need <= fit.fits x VRAM, the seed's rule) or "budget"
     # (tps_atlas/estimate/budget.py: the device's real budget against need with llama.cpp's compute buffer).
     fit_rule: str = "share"
+    # A mixture of experts in a prompt: its active parameters cost this many times the FLOP time of a
+    # dense model's (each expert gets a small share of the batch, and tokens are routed; 1: none).
+    prompt_moe_factor: float = 1.0
     # The class of each (vendor, architecture, memory type) met so far: what ``matches`` reads.
     _class_of: dict[tuple[str, str, str], SpeedClass | None] = field(default_factory=dict, init=False,
                                                                     repr=False, compare=False)
@@ -168,6 +175,7 @@ def read_calibration(name: str, r: FieldReader, quants: tuple[Quant, ...], famil
         classes=classes,
         kv_read_factor=r.number("kv_read_factor", required=False, minimum=0, maximum=10) or 0.0,
         fit_rule=r.choice("fit", FIT_RULES, required=False) or "share",
+        prompt_moe_factor=r.number("prompt_moe_factor", required=False, minimum=1, maximum=10) or 1.0,
     )
     range_reader.finish()
     r.finish()
@@ -220,6 +228,8 @@ def read_speed_class(r: FieldReader, factor_families: Iterable[str] = ()) -> Spe
         backend_factors=backend_factors,
         quant_factors=read_class_factors(r, "quant_factors", factor_families,
                                          "a quant family other than the reference one"),
+        prompt_kv_flop_per_byte=r.number("prompt_kv_flop_per_byte", required=False, minimum=0,
+                                         maximum=1000) or 0.0,
     )
     range_reader.finish()
     r.finish()

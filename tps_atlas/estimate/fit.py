@@ -48,8 +48,10 @@ The method, as on the methodology page:
 
 5. **Prompt** (calibrations with classes): compute bound, two FLOP per active
    parameter and token: ``prompt tok/s = peak TFLOPS x class prompt_efficiency /
-   (2 x active parameters)`` (``prompt_flop_per_byte x bandwidth`` for machines
-   without a TFLOPS figure); time to first token = context / prompt tok/s.
+   (2 x active parameters x (prompt_moe_factor for a mixture of experts) +
+   prompt_kv_flop_per_byte x the KV cache at half the context)`` (``prompt_flop_per_byte x
+   bandwidth`` for machines without a TFLOPS figure); time to first token = context /
+   prompt tok/s, so a prompt twice as long waits more than twice as long.
 
    Optional keys (``memory_type_factors``, ``overhead_ms``, ``classes``,
    ``kv_read_factor``) default to none and 0, which leaves a calibration on the plain
@@ -239,7 +241,8 @@ def estimate(model: Model, card: Card, settings: Settings, calibration: Calibrat
         if fit != "none":
             tok_s = tokens_per_second(model, candidate, card, calibration, memory.kv_gb)
             low, high = calibration.speed_range(card)
-            prompt = prompt_tokens_per_second(model, card, calibration)
+            # A prompt that fills the context attends, on average, to half its KV cache.
+            prompt = prompt_tokens_per_second(model, card, calibration, memory.kv_gb / 2)
             return Fit(card, candidate, memory, tok_s, tok_s * low, tok_s * high, fit,
                        prompt, context / prompt if prompt else None)
     # Not fitting: the memory it would need is known only when one quant was in question.

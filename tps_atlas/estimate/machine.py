@@ -177,12 +177,14 @@ def speed_range(machine: Machine, calibration: Calibration) -> tuple[float, floa
     return min(r[0] for r in ranges), max(r[1] for r in ranges)
 
 
-def machine_prompt(model: Model, shares: Sequence[CardShare], layers: int, calibration: Calibration) -> float | None:
-    """Prompt tok/s: each card computes its layers' share of every batch, one card after another."""
+def machine_prompt(model: Model, shares: Sequence[CardShare], layers: int, calibration: Calibration,
+                   kv_gb: float = 0.0) -> float | None:
+    """Prompt tok/s: each card computes its layers' share of every batch, one card after another
+    (``kv_gb``: the KV cache at the prompt's mean depth, half the context's)."""
     seconds = 0.0
     for s in shares:
         if s.layers:
-            speed = prompt_tokens_per_second(model, s.card, calibration)
+            speed = prompt_tokens_per_second(model, s.card, calibration, kv_gb)
             if not speed:
                 return None
             seconds += s.layers / layers / speed
@@ -225,7 +227,7 @@ def machine_fit(model: Model, machine: Machine, settings: Settings, calibration:
         need = machine_memory(memory, len(machine.cards))
         fit: FitKind = "comfortable" if need.total_gb <= settings.comfortable * total_memory else "tight"
         low, high = speed_range(machine, calibration)
-        prompt = machine_prompt(model, shares, n_layers, calibration)
+        prompt = machine_prompt(model, shares, n_layers, calibration, memory.kv_gb / 2)
         return MachineFit(machine.cards[main], quant, need, tok_s, tok_s * low, tok_s * high, fit, prompt,
                           context / prompt if prompt else None, machine, shares, main)
     return None
@@ -304,7 +306,7 @@ def _offload_at(model: Model, machine: Machine, settings: Settings, calibration:
     working = OffloadWorking(gpu_read, 1000 * gpu_read / card_ms if card_ms else 1.0, 1.0, ram_read,
                              machine.system.kind.bandwidth_gb_s, ram.efficiency, ram.overhead_ms)
     tok_s = 1 / working.seconds_per_token
-    prompt = machine_prompt(model, shares, gpu_layers, calibration)
+    prompt = machine_prompt(model, shares, gpu_layers, calibration, memory.kv_gb / 2)
     ttft = None
     if prompt:
         ttft = context / prompt + math.ceil(context / ram.batch_tokens) * placement.ram_gb / ram.pcie_gb_s

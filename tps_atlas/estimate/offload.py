@@ -323,10 +323,11 @@ def offload_working(placement: Placement, memory: Memory, quant: Quant, card: Ca
 
 
 def prompt_seconds(model: Model, card: Card, calibration: Calibration, placement: Placement,
-                   ram: RamSettings, tokens: int) -> float | None:
-    """Time to process a prompt of ``tokens``: the card's compute time plus one copy of the RAM
-    part over PCIe per batch."""
-    on_card = prompt_tokens_per_second(model, card, calibration)
+                   ram: RamSettings, tokens: int, kv_gb: float = 0.0) -> float | None:
+    """Time to process a prompt of ``tokens``: the card's compute time (``kv_gb``: the KV cache
+    of the ``tokens``, half of which each attends to on average) plus one copy of the RAM part
+    over PCIe per batch."""
+    on_card = prompt_tokens_per_second(model, card, calibration, kv_gb / 2)
     if not on_card:
         return None
     copies = math.ceil(tokens / ram.batch_tokens)
@@ -390,7 +391,7 @@ def offload_estimate(model: Model, card: Card, settings: Settings, calibration: 
             continue
         working = offload_working(placement, memory, candidate, card, calibration, system, ram)
         tok_s = 1 / working.seconds_per_token
-        ttft = prompt_seconds(model, card, calibration, placement, ram, context)
+        ttft = prompt_seconds(model, card, calibration, placement, ram, context, memory.kv_gb)
         return OffloadEstimate(card, candidate, memory, tok_s, tok_s * ram.range_low, tok_s * ram.range_high,
                                "offload", context / ttft if ttft else None, ttft,
                                placement, system, working)

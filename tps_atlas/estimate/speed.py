@@ -69,25 +69,47 @@ def speed_working(model: Model, quant: Quant, card: Card, calibration: Calibrati
                         speed_class.backend if speed_class else None)
 
 
-def prompt_tokens_per_second(model: Model, card: Card, calibration: Calibration) -> float | None:
-    """Prompt processing is compute bound: two FLOP per active parameter and token, against the
-    share of the card's peak its class reaches (or FLOP per byte of bandwidth where the catalogue
-    has no TFLOPS figure). None for a calibration without hardware classes.
+def prompt_tokens_per_second(model: Model, card: Card, calibration: Calibration, kv_gb: float = 0.0) -> float | None:
+    """Prompt processing is compute bound: two FLOP per active parameter and token (a mixture of
+    experts' times the calibration's ``prompt_moe_factor``), plus the class's attention FLOP per byte
+    of the KV cache at the prompt's mean depth (``kv_gb``; half the cache of a prompt that fills the
+    context), against the share of the card's peak its class reaches (or FLOP per byte of bandwidth
+    where the catalogue has no TFLOPS figure). None for a calibration without hardware classes.
 
+    >>> import dataclasses
     >>> c = SpeedClass("x", (), (), (), 0.8, 1.0, 0.5, 100.0, 0.7, 1.4)
     >>> cal = Calibration("c", "", {}, {}, {}, 0.6, 1.6, "low", classes=(c,))
     >>> card = Card("x", "X", "NVIDIA", 24, 1000.0, None, compute_tflops=80.0)
     >>> round(prompt_tokens_per_second(Model("m", "M", "m.yaml", True, 8.0), card, cal))  # 40e12 / 16e9
     2500
+    >>> deep = dataclasses.replace(cal, classes=(dataclasses.replace(c, prompt_kv_flop_per_byte=20.0),))
+    >>> round(prompt_tokens_per_second(Model("m", "M", "m.yaml", True, 8.0), card, deep, kv_gb=0.2))  # + 4e9 FLOP
+    2000
+    >>> moe = Model("m", "M", "m.yaml", True, 30.0, active_parameters_b=3.0)
+    >>> round(prompt_tokens_per_second(moe, card, dataclasses.replace(cal, prompt_moe_factor=2.5)))  # 40e12 / 15e9
+    2667
     """
     speed_class = calibration.speed_class(card)
-    return class_prompt_tokens_per_second(model, card, speed_class) if speed_class else None
+    if not speed_class:
+        return None
+    return class_prompt_tokens_per_second(model, card, speed_class, calibration.prompt_moe_factor, kv_gb)
 
 
-def class_prompt_tokens_per_second(model: Model, card: Card, speed_class: SpeedClass) -> float:
+def prompt_flop_per_token(model: Model, speed_class: SpeedClass, moe_factor: float = 1.0,
+                          kv_gb: float = 0.0) -> float:
+    """FLOP a prompt token costs, as the class's peak share is reached on dense weight products."""
+    weights = 2 * model.read_parameters_b * 1e9 * (moe_factor if model.is_moe else 1.0)
+    return weights + speed_class.prompt_kv_flop_per_byte * kv_gb * 1e9
+
+
+def class_prompt_tokens_per_second(model: Model, card: Card, speed_class: SpeedClass, moe_factor: float = 1.0,
+                                   kv_gb: float = 0.0) -> float:
     """Prompt processing speed with the constants of ``speed_class``."""
+    return prompt_flop_s(card, speed_class) / prompt_flop_per_token(model, speed_class, moe_factor, kv_gb)
+
+
+def prompt_flop_s(card: Card, speed_class: SpeedClass) -> float:
+    """FLOP per second the class reaches on the card's dense weight products in a prompt."""
     if card.compute_tflops:
-        flop_s = card.compute_tflops * 1e12 * speed_class.prompt_efficiency
-    else:
-        flop_s = card.bandwidth_gb_s * 1e9 * speed_class.prompt_flop_per_byte
-    return flop_s / (2 * model.read_parameters_b * 1e9)
+        return card.compute_tflops * 1e12 * speed_class.prompt_efficiency
+    return card.bandwidth_gb_s * 1e9 * speed_class.prompt_flop_per_byte

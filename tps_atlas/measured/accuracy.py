@@ -17,7 +17,9 @@ from tps_atlas.cache import cached, shared
 from tps_atlas.estimate.calibration import Calibration
 from tps_atlas.estimate.settings import load_settings
 from tps_atlas.estimate.speed import prompt_tokens_per_second, tokens_per_second
-from tps_atlas.measured.fitting import Row, apply, class_of, fit_class, fit_classes, fit_shared, has_factors, load_rows
+from tps_atlas.measured.fitting import (Row, apply, class_of, fit_class, fit_classes, fit_prompt, fit_shared,
+                                        has_factors, load_rows)
+from tps_atlas.measured.prompt_fit import held_globals, with_globals
 
 
 # ---------------------------------------------------------------- scoring
@@ -73,7 +75,7 @@ def decode_pair(r: Row, calibration: Calibration) -> Pair:
 
 
 def prompt_pair(r: Row, calibration: Calibration) -> Pair | None:
-    tok_s = prompt_tokens_per_second(r.model, r.card, calibration)
+    tok_s = prompt_tokens_per_second(r.model, r.card, calibration, r.kv_gb)
     if tok_s is None:
         return None
     low, high = calibration.speed_range(r.card)
@@ -89,6 +91,7 @@ def leave_one_device_out(tg: Sequence[Row], pp: Sequence[Row], calibration: Cali
     """Each chip's decode and prompt runs estimated by classes fitted without that chip.
 
     The class ranges are the calibration's (the ones the pages show); ``kv_read_factor`` is held.
+    The prompt's MoE factor and attention FLOP per KV byte are refitted without the chip too.
     """
     tg_pairs, pp_pairs = [], []
     chips = {r.chip: r.card for r in list(tg) + list(pp)}
@@ -99,9 +102,11 @@ def leave_one_device_out(tg: Sequence[Row], pp: Sequence[Row], calibration: Cali
         # from the other chips' runs; one without stays without.
         own = ([r for r in tg if class_of(r.card, calibration.classes) is speed_class]
                if has_factors(speed_class) else [])
-        held = apply(calibration, {speed_class.name: fit_class(
-            speed_class, [r for r in tg if r.chip != chip], [r for r in pp if r.chip != chip],
-            calibration, shared_overhead_ms, own)})
+        others_pp = [r for r in pp if r.chip != chip]
+        prompt = fit_prompt(others_pp, calibration) if any(r.chip == chip for r in pp) else held_globals(calibration)
+        held = apply(with_globals(calibration, prompt), {speed_class.name: fit_class(
+            speed_class, [r for r in tg if r.chip != chip], others_pp, calibration, shared_overhead_ms, own,
+            prompt=prompt)})
         tg_pairs += [decode_pair(r, held) for r in tg if r.chip == chip]
         pp_pairs += [p for p in (prompt_pair(r, held) for r in pp if r.chip == chip) if p]
     return tg_pairs, pp_pairs
@@ -120,6 +125,7 @@ class Accuracy:
     by_class_backend: dict[tuple[str, str], Score]
     pairs: tuple[Pair, ...]
     prompt_by_class: dict[str, Score] = dataclasses.field(default_factory=dict)
+    prompt_pairs: tuple[Pair, ...] = ()
 
 
 def grouped(pairs: Sequence[Pair], key: Callable[[Pair], object]) -> dict:
@@ -142,7 +148,7 @@ def accuracy(calibration_name: str | None = None) -> Accuracy | None:
     return Accuracy(score(tg_pairs), score(pp_pairs),
                     grouped(tg_pairs, lambda p: class_name(p, calibration)),
                     grouped(tg_pairs, lambda p: (class_name(p, calibration), p.row.run.backend)),
-                    tuple(tg_pairs), grouped(pp_pairs, lambda p: class_name(p, calibration)))
+                    tuple(tg_pairs), grouped(pp_pairs, lambda p: class_name(p, calibration)), tuple(pp_pairs))
 
 
 def suggested_range(pairs: Sequence[Pair], thin: float = 1.0) -> tuple[float, float]:
@@ -190,5 +196,7 @@ def fit_all(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration) -> t
     # (loss, overhead) of each KV read factor of the grid: the first with the least loss
     (_, overhead), kv = min(((fit_shared(tg, calibration.classes, step / 4), step / 4) for step in range(0, 17)),
                             key=lambda pair: pair[0][0])
-    base = dataclasses.replace(calibration, kv_read_factor=kv)
-    return kv, overhead, keep_factors_that_help(tg, pp, apply(base, fit_classes(tg, pp, base, overhead)), overhead)
+    prompt = fit_prompt(pp, calibration)
+    base = dataclasses.replace(calibration, kv_read_factor=kv, prompt_moe_factor=prompt.moe_factor)
+    fitted = apply(base, fit_classes(tg, pp, base, overhead, prompt))
+    return kv, overhead, keep_factors_that_help(tg, pp, fitted, overhead)

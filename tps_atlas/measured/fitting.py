@@ -38,9 +38,9 @@ from tps_atlas.catalogue.load import load_catalogue
 from tps_atlas.estimate.calibration import FACTOR_RANGE, Calibration, SpeedClass
 from tps_atlas.estimate.settings import Settings, load_settings
 from tps_atlas.estimate.memory import kv_cache_gb
-from tps_atlas.estimate.speed import class_prompt_tokens_per_second
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.measured.runs import MEASURED_FILE, Run, chip_of, load_runs
+from tps_atlas.measured.prompt_fit import PromptGlobals, fit_class_prompt, fit_prompt_globals, held_globals
 
 MIN_DEVICES = 2          # a class needs runs on this many chips for constants of its own
 HUBER_DELTA = 0.15       # residuals (log) beyond this count linearly: a few odd runs do not steer the fit
@@ -59,7 +59,7 @@ class Row:
     model: Model
     quant: Quant
     card: Card
-    kv_gb: float          # KV cache (f16) at the run's mean depth
+    kv_gb: float          # KV cache (f16) at the run's mean depth (a prompt's: over its tokens too)
     measured: float
 
     @property
@@ -94,10 +94,13 @@ def load_rows(test: str = "tg", runs: Sequence[Run] | None = None) -> tuple[list
         model = Model(run.model or run.model_name, run.model_name, str(MEASURED_FILE.name), True, run.params_b,
                       run.active_b, architecture=record.architecture if record else None,
                       per_layer_embedding_b=record.per_layer_embedding_b if record else None)
+        # A prompt's tokens attend to a cache that grows over the prompt too: its mean is at
+        # depth + tokens / 2 (a prompt's depth alone decides whether it is kept, as before).
+        depth = run.mean_depth if test == "tg" else run.depth + run.tokens / 2
         if model.architecture:
-            kv = kv_cache_gb(model.architecture, round(run.mean_depth), kv_bytes)
+            kv = kv_cache_gb(model.architecture, round(depth), kv_bytes)
         else:
-            kv = settings.kv_estimate_gb_per_1k_tokens * run.mean_depth / 1000
+            kv = settings.kv_estimate_gb_per_1k_tokens * depth / 1000
         rows.append(Row(run, model, quant, card, kv, run.tok_s))
     return rows, skipped
 
@@ -243,18 +246,7 @@ class ClassFit:
     prompt_flop_per_byte: float
     own: bool            # fitted on its own runs (else its group's, vendor's or everyone's)
     factors: Factors = NO_FACTORS
-
-
-def _prompt_ratio(rows: Sequence[Row], with_tflops: bool) -> float | None:
-    """Median measured / estimated prompt speed at unit prompt constants."""
-    ratios = []
-    unit = SpeedClass("unit", (), (), (), 1.0, 0.0, 1.0, 1.0, 1.0, 1.0)
-    for r in rows:
-        if bool(r.card.compute_tflops) != with_tflops:
-            continue
-        estimate = class_prompt_tokens_per_second(r.model, r.card, unit)
-        ratios.append(r.measured / estimate)
-    return statistics.median(ratios) if ratios else None
+    prompt_kv_flop_per_byte: float = 0.0
 
 
 def _factor_root(r: Row, kv_read_factor: float, efficiency: float, overhead_ms: float, other: float) -> float:
@@ -325,12 +317,14 @@ def _has(key: Callable[[Row], str], value: str | None, r: Row) -> bool:
 
 def fit_class(speed_class: SpeedClass, tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
               shared_overhead_ms: float, factor_rows: Sequence[Row] | None = None,
-              reference_family: str | None = None) -> ClassFit:
+              reference_family: str | None = None, prompt: PromptGlobals | None = None) -> ClassFit:
     """Constants of one class: from its own runs, else its group's, its vendor's, everyone's.
 
     Efficiency and overhead, then a factor for each backend and quant family of ``factor_rows``
     (default: the class's own runs) other than its reference backend (the class's ``backend``,
     else the one with most runs) and ``reference_family``, in turn until the factors settle.
+    Prompt constants: ``tps_atlas.measured.prompt_fit``, with ``prompt``'s MoE factor and attention
+    FLOP per KV byte (default: the calibration's own).
     """
     classes, kv = calibration.classes, calibration.kv_read_factor
     reference_family = reference_family or load_settings().reference_quant_family
@@ -356,21 +350,20 @@ def fit_class(speed_class: SpeedClass, tg: Sequence[Row], pp: Sequence[Row], cal
             efficiency, overhead = fit_decode(decode[0], kv, shared_overhead_ms, factors)
     else:
         efficiency, overhead = 0.7, shared_overhead_ms
-    prompt = []
-    for with_tflops, fallback in ((True, 0.3), (False, 100.0)):
-        ratio = None
-        for group in widen(pp):
-            ratio = _prompt_ratio(group, with_tflops)
-            if ratio:
-                break
-        prompt.append(ratio or fallback)
-    return ClassFit(efficiency, overhead, prompt[0], prompt[1], decode[1], factors)
+    prompt_efficiency, flop_per_byte, kv_flop = fit_class_prompt(speed_class, widen(pp), classes,
+                                                                 prompt or held_globals(calibration))
+    return ClassFit(efficiency, overhead, prompt_efficiency, flop_per_byte, decode[1], factors, kv_flop)
 
 
 def fit_classes(tg: Sequence[Row], pp: Sequence[Row], calibration: Calibration,
-                shared_overhead_ms: float) -> dict[str, ClassFit]:
+                shared_overhead_ms: float, prompt: PromptGlobals | None = None) -> dict[str, ClassFit]:
     """Constants for every class of ``calibration``; thin classes take their vendor's."""
-    return {c.name: fit_class(c, tg, pp, calibration, shared_overhead_ms) for c in calibration.classes}
+    return {c.name: fit_class(c, tg, pp, calibration, shared_overhead_ms, prompt=prompt) for c in calibration.classes}
+
+
+def fit_prompt(pp: Sequence[Row], calibration: Calibration) -> PromptGlobals:
+    """The prompt constants shared by the classes (MoE factor, attention FLOP per KV byte by backend)."""
+    return fit_prompt_globals(pp, calibration.classes)
 
 
 def _clipped(factors: dict[str, float]) -> dict[str, float]:
@@ -381,6 +374,7 @@ def apply(calibration: Calibration, fits: dict[str, ClassFit]) -> Calibration:
     classes = tuple(dataclasses.replace(c, efficiency=fits[c.name].efficiency, overhead_ms=fits[c.name].overhead_ms,
                                         prompt_efficiency=fits[c.name].prompt_efficiency,
                                         prompt_flop_per_byte=fits[c.name].prompt_flop_per_byte,
+                                        prompt_kv_flop_per_byte=fits[c.name].prompt_kv_flop_per_byte,
                                         backend=fits[c.name].factors.backend,
                                         backend_factors=_clipped(fits[c.name].factors.backends),
                                         quant_factors=_clipped(fits[c.name].factors.families))

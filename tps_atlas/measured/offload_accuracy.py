@@ -132,7 +132,7 @@ def estimate_run(r: OffloadRun, ram: RamSettings) -> OffloadPair | None:
         working = offload_working(placement, memory, p.quant, p.card, calibration, System(0, r.kind), ram)
         return OffloadPair(r, 1 / working.seconds_per_token, working)
     memory, placement = placement_of(p, run, run.tokens)
-    seconds = prompt_seconds(p.model, p.card, calibration, placement, ram, run.tokens)
+    seconds = prompt_seconds(p.model, p.card, calibration, placement, ram, run.tokens, memory.kv_gb)
     return OffloadPair(r, run.tokens / seconds if seconds else float("nan"), None)
 
 

@@ -150,6 +150,7 @@ def methodology(p: Phrases, settings: Settings, used: Calibration | None = None)
     f = p.fmt
     budget = settings.budget if uses_budget(settings, used) else None
     calibrations, classes, by_backend = [], [], []
+    prompt_score, prompt_moe = None, ""
     tg, _ = load_rows("tg")
 
     def scored(s) -> dict:
@@ -180,6 +181,8 @@ def methodology(p: Phrases, settings: Settings, used: Calibration | None = None)
             "logo": bool(result), **scored(s),
         })
         if result and calibration.name == settings.default_calibration:
+            prompt_score = scored(result.prompt) if result.prompt else None
+            prompt_moe = f.decimal(calibration.prompt_moe_factor, 2)
             for c in calibration.classes:
                 own = result.by_class.get(c.name)
                 classes.append({
@@ -188,6 +191,9 @@ def methodology(p: Phrases, settings: Settings, used: Calibration | None = None)
                     "backend": c.backend or "",
                     "efficiency": f.percent(c.efficiency), "overhead": f.decimal(c.overhead_ms, 2),
                     "prompt": f.percent(c.prompt_efficiency),
+                    "attention": f.decimal(c.prompt_kv_flop_per_byte, 1),
+                    "prompt_median": f.percent(result.prompt_by_class[c.name].median)
+                    if c.name in result.prompt_by_class else "",
                     "range": f"{f.decimal(c.range_low, 2)}× – {f.decimal(c.range_high, 2)}×",
                     "score": scored(own) if own else None})
             for (name, backend), s in result.by_class_backend.items():
@@ -206,6 +212,7 @@ def methodology(p: Phrases, settings: Settings, used: Calibration | None = None)
         "calibrations": calibrations,
         "classes": classes,
         "by_backend": by_backend,
+        "prompt_score": prompt_score, "prompt_moe": prompt_moe,
         "shortfall_quant": settings.shortfall_quant,
         # The memory budget's constants, where the pages' calibration uses it.
         "budget": {"driver": f.gb(budget.driver_reserve_gb, 2), "display": f.gb(budget.display_reserve_gb, 2),
