@@ -1,6 +1,6 @@
 """Lighthouse's mobile scores of one page of each kind, in each language.
 
-    python3 benchmarks/lighthouse.py [--site DIR] [--runs 3] [--only REGEX] [--check]
+    python3 benchmarks/lighthouse.py [--site DIR] [--runs 3] [--only REGEX] [--save DIR] [--check]
 
 Lighthouse (pinned in package.json, installed from package-lock.json by ``npm ci``: ``bash
 scripts/test`` does it) drives Debian's Chromium (``CHROME_PATH``, default /usr/bin/chromium)
@@ -93,7 +93,7 @@ def build(destination: Path) -> None:
                    env=env, check=True)
 
 
-def lighthouse(url: str, chrome: str) -> Run:
+def lighthouse(url: str, chrome: str, save: Path | None = None) -> Run:
     result = subprocess.run(
         ["node", str(LIGHTHOUSE), url, "--quiet", "--output=json", "--output-path=stdout",
          "--only-categories=" + ",".join(CATEGORIES),
@@ -102,6 +102,8 @@ def lighthouse(url: str, chrome: str) -> Run:
     if result.returncode != 0:
         raise SystemExit(f"lighthouse failed on {url}: {result.stderr.strip()[-2000:]}")
     report = json.loads(result.stdout)
+    if save:
+        save.write_text(result.stdout)
     audits = report["audits"]
     failed = []
     for name in CATEGORIES[1:]:
@@ -115,6 +117,14 @@ def lighthouse(url: str, chrome: str) -> Run:
                tbt_ms=audits["total-blocking-time"]["numericValue"], failed=tuple(failed))
 
 
+def report_path(folder: Path | None, page: str, run: int) -> Path | None:
+    """Where --save keeps one run's report: ``models-llama-3.2-1b.1.json`` (the home page: ``home``)."""
+    if not folder:
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{page.strip('/').replace('/', '-') or 'home'}.{run + 1}.json"
+
+
 def meets(scores: dict[str, float], lcp_s: float, cls: float) -> bool:
     return all(scores[name] >= goal for name, goal in GOALS.items()) and lcp_s <= MAX_LCP_S and cls <= MAX_CLS
 
@@ -125,6 +135,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per page; the median is printed (default 3)")
     parser.add_argument("--only", default="", help="only the pages whose address (without the leading /) "
                                                    "matches this regular expression, e.g. '^(nl/)?models/'")
+    parser.add_argument("--save", type=Path, help="keep each run's Lighthouse report (JSON, with every audit's "
+                                                  "diagnostics) in this folder, named after the page and run")
     parser.add_argument("--check", action="store_true", help="exit with status 1 unless every page meets the goals")
     args = parser.parse_args()
     chrome = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
@@ -149,7 +161,7 @@ def main() -> int:
         print("|---|---|---|---|---|---|---|---|---|")
         all_met = True
         for page in pages:
-            runs = [lighthouse(base + page, chrome) for _ in range(args.runs)]
+            runs = [lighthouse(base + page, chrome, report_path(args.save, page, run)) for run in range(args.runs)]
             scores = {name: statistics.median(run.scores[name] for run in runs) for name in CATEGORIES}
             lcp = statistics.median(run.lcp_s for run in runs)
             cls = statistics.median(run.cls for run in runs)
