@@ -36,15 +36,8 @@ from tps_atlas.estimate.calibration import Calibration
 from tps_atlas.estimate.settings import Settings
 from tps_atlas.measured.runs import MeasuredIndex, Run, chip_of, load_runs
 from tps_atlas.i18n.names import browser_forms, card_kind
-from tps_atlas.pages.model.headline import (
-    DEVICES_RUN_IT,
-    FASTEST_DEVICE, FASTEST_ENTIRELY,
-    NO_DEVICE,
-    NONE_RUN_IT,
-    RUN_PARTS,
-    SMALLEST_CARD,
-    SMALLEST_DEVICE,
-)
+from tps_atlas.pages.model.headline import (DEVICES_RUN_IT, FASTEST_DEVICE, FASTEST_ENTIRELY, NO_DEVICE, NONE_RUN_IT,
+                                             RUN_PARTS, SMALLEST_CARD, SMALLEST_DEVICE)
 from tps_atlas.pages.model.builder import FIT_LABELS
 from tps_atlas.pages.model.rows import (MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
                                         MEASURED_EMPTY, MEASURED_OTHER, fit_label)
