@@ -11,7 +11,7 @@ from tps_atlas.catalogue.cards import Card
 from tps_atlas.catalogue.load import Catalogue, Portal
 from tps_atlas.catalogue.models import Model
 from tps_atlas.pages.figures import EstimateTable, NearestMiss
-from tps_atlas.estimate.fit import Fit, usable_gb
+from tps_atlas.estimate.fit import Fit, usable_gb, uses_budget
 from tps_atlas.pages.card_values import CardValues, card_values
 from tps_atlas.pages.model.rows import MeasuredMark, fit_label, fit_sentence, measured_mark, measured_note
 from tps_atlas.i18n.data_text import english
@@ -133,10 +133,12 @@ class CardPageBuilder:
 
     def specs(self, c: Card) -> list[tuple[str, str]]:
         p, f, g = self.p, self.f, self.p.gettext
-        # A machine's GPU gets its share whole; a card's driver (and screen) keep part: the figure the answers use.
+        # What a model may fill, as the answers use it: a card's memory less what the driver (and screen)
+        # keep; a machine's GPU share less what the screen keeps (under the budget; the seed shows the share).
         t = self.table
-        memory = ((g(N_("Memory available to the GPU")), f.vram(c.vram_gb)) if c.unified else
-                  (g(N_("Graphics memory (VRAM)")), str(usable_spec(p, c, t.settings, t.calibration))))
+        worded = not c.unified or bool(c.usable_share and c.system_memory_gb and uses_budget(t.settings, t.calibration))
+        value = str(usable_spec(p, c, t.settings, t.calibration)) if worded else f.vram(c.vram_gb)
+        memory = (g(N_("Memory available to the GPU")) if c.unified else g(N_("Graphics memory (VRAM)")), value)
         specs = [(g(N_("Vendor")), c.vendor), memory]
         if c.unified:
             specs.append((g(N_("Unified memory")), str(p.t(
@@ -285,8 +287,7 @@ class CardPageBuilder:
         if runs:
             # "Available" is what a model may fill, as the specification and the answers above say: on a card,
             # its memory less what the driver (and the screen) keep.
-            available = f.vram(card.vram_gb) if card.unified else f.gb(
-                usable_gb(card, self.table.settings, self.table.calibration))
+            available = f.gb(usable_gb(card, self.table.settings, self.table.calibration))
             # TRANSLATORS: {large_model} is a model, {large_params} its parameter count in words (32 billion),
             # {large_quant} a quantization, {large_need} and {vram} memory ({vram}: what a model may use of the
             # device's memory). Example: 'Qwen2.5 32B, with 32 billion parameters: at Q4_K_M it needs about

@@ -120,7 +120,12 @@ def usable_spec(p: Phrases, card: Card, settings: Settings, calibration: Calibra
     """A card's memory and the part of it a model may fill, worded as the page's answers word it."""
     f = p.fmt
     vram = f.vram(card.vram_gb)
-    if uses_budget(settings, calibration):
+    if uses_budget(settings, calibration) and card.unified:
+        # A machine: its GPU's share (the specification's figure) less what the screen keeps, as its answers say.
+        assert settings.budget is not None and card.usable_share and card.system_memory_gb
+        basis = p.t(BASIS_SHARE_SCREEN if keeps_display(card, settings.budget) else BASIS_SHARE,
+                    share=f.percent(card.usable_share), vram=f.vram(card.system_memory_gb))
+    elif uses_budget(settings, calibration):
         assert settings.budget is not None
         basis = p.t(BASIS_BUDGET if keeps_display(card, settings.budget) else BASIS_BUDGET_HEADLESS, vram=vram)
     else:
