@@ -114,6 +114,11 @@ def shortfall_values(p: Phrases, model: Model, card: Card, s: Shortfall) -> dict
 # "the {usable} usable on this card ({basis})". Example: "8 GiB, of which a model may use 7.1 GiB (its 8 GiB
 # less what the driver and the screen keep)".
 USABLE_SPEC = N_("{vram}, of which a model may use {usable} ({basis})")
+# TRANSLATORS: the same for a desktop card under the memory budget, where the basis would repeat {vram}.
+# Example: "12 GiB, of which a model may use 11.1 GiB; the driver and the screen keep the rest".
+SPEC_DRIVER_SCREEN = N_("{vram}, of which a model may use {usable}; the driver and the screen keep the rest")
+# TRANSLATORS: the same for a card that drives no screen (a laptop GPU, a data-centre board).
+SPEC_DRIVER = N_("{vram}, of which a model may use {usable}; the driver keeps the rest")
 
 
 def usable_spec(p: Phrases, card: Card, settings: Settings, calibration: Calibration) -> Markup:
@@ -127,7 +132,9 @@ def usable_spec(p: Phrases, card: Card, settings: Settings, calibration: Calibra
                     share=f.percent(card.usable_share), vram=f.vram(card.system_memory_gb))
     elif uses_budget(settings, calibration):
         assert settings.budget is not None
-        basis = p.t(BASIS_BUDGET if keeps_display(card, settings.budget) else BASIS_BUDGET_HEADLESS, vram=vram)
+        # The card's memory once: what the rest is kept for, not "its 12 GiB less …" beside "12 GiB".
+        return p.t(SPEC_DRIVER_SCREEN if keeps_display(card, settings.budget) else SPEC_DRIVER, vram=vram,
+                   usable=f.gb(usable_gb(card, settings, calibration)))
     else:
         basis = p.t(BASIS_SHARE, share=f.percent(settings.fits), vram=vram)
     return p.t(USABLE_SPEC, vram=vram, usable=f.gb(usable_gb(card, settings, calibration)), basis=basis)
