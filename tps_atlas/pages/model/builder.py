@@ -131,7 +131,9 @@ class ModelPageBuilder:
             source=specification.source(c, m),
             workings=[working(c, m, e, fig) for e in dict.fromkeys(x for x in (fig.fastest, fig.smallest) if x)]
             + ([offload_working(p, m, reference, fig.context, fig.kv_precision)] if reference else []),
-            measured_note=measured_note(p, sum(r.measured is not None for r in rows), len(rows)) if rows else None,
+            # Every speed the table shows, the rows with part in RAM too (they carry no measured mark).
+            measured_note=(measured_note(p, sum(r.measured is not None for r in rows), len(rows) + len(fig.offload))
+                           if rows else None),
             **card_table.chart(c, m, fig),
         )
 
