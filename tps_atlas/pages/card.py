@@ -308,7 +308,6 @@ class CardPageBuilder:
                        answer))
         return qa
 
-
     def one_peer(self, card: Card, peer: Card, v) -> Markup:
         """The only other device of the same memory, named in one sentence ("one of them" would read
         as if there were several)."""
@@ -331,6 +330,7 @@ class CardPageBuilder:
         """Two or more other devices of the same memory: how many, and how many read faster."""
         p, f = self.p, self.f
         faster = sum(c.bandwidth_gb_s > card.bandwidth_gb_s for c in peers)
+        most = dict(peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
         # Small counts in words, as prose writes them ("two of them", "Davon lesen zwei").
         # Cards and machines of that memory alike: "devices".
         # TRANSLATORS: {count} is a number of other devices (cards and machines), in words up to twelve,
@@ -345,8 +345,7 @@ class CardPageBuilder:
             # with the most is the Apple M3 Ultra (96 GB), with 819 GB/s. ...'
             answer += p.t(N_("All of them have more memory bandwidth; the one with the most is the {peer}, with "
                              "{peer_bandwidth}. That usually makes them faster on the same model, though how "
-                             "much of its bandwidth a device reaches differs by hardware class."),
-                          peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
+                             "much of its bandwidth a device reaches differs by hardware class."), **most)
         elif faster:
             # More bandwidth is not more speed for certain: the A30X (1,220 GB/s) reaches a smaller share of
             # it than the RTX 4090 (1,008 GB/s) and is slower on the same model.
@@ -360,8 +359,7 @@ class CardPageBuilder:
                               "Of these, {count} have more memory bandwidth; the one with the most is the "
                               "{peer}, with {peer_bandwidth}. That usually makes them faster on the same model, "
                               "though how much of its bandwidth a device reaches differs by hardware class."),
-                          faster,
-                          peer=card_name(fastest, p.language), peer_bandwidth=f.bandwidth(fastest.bandwidth_gb_s))
+                          faster, **most)
         else:
             answer += p.t(N_("None of them has more memory bandwidth."))
         return answer

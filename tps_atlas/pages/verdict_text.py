@@ -94,15 +94,22 @@ BASIS_BUDGET_HEADLESS = N_("its {vram} less what the driver keeps")
 BASIS_BUDGET_MACHINE = N_("the default limit of its GPU")
 
 
+def machine_basis(p: Phrases, card: Card, keeps_screen: bool) -> Markup:
+    """Why a machine's GPU may use what it may: its recorded share of the machine's memory (less what the
+    screen keeps), or its default limit where no share is recorded."""
+    if not (card.usable_share and card.system_memory_gb):
+        return p.t(BASIS_BUDGET_MACHINE)
+    return p.t(BASIS_SHARE_SCREEN if keeps_screen else BASIS_SHARE, share=p.fmt.percent(card.usable_share),
+               vram=p.fmt.vram(card.system_memory_gb))
+
+
 def shortfall_values(p: Phrases, model: Model, card: Card, s: Shortfall) -> dict:
     f = p.fmt
     vram = f.vram(card.vram_gb)
     if s.usable_share is not None:
         basis = p.t(BASIS_SHARE, share=f.percent(s.usable_share), vram=vram)
     elif card.unified:
-        basis = (p.t(BASIS_SHARE_SCREEN if s.keeps_display else BASIS_SHARE, share=f.percent(card.usable_share),
-                     vram=f.vram(card.system_memory_gb))
-                 if card.usable_share and card.system_memory_gb else p.t(BASIS_BUDGET_MACHINE))
+        basis = machine_basis(p, card, s.keeps_display)
     else:
         basis = p.t(BASIS_BUDGET if s.keeps_display else BASIS_BUDGET_HEADLESS, vram=vram)
     return dict(quant=s.quant_name, model=model.name, need=f.gb(s.need_gb), shortfall=f.gb(s.shown_gb),
@@ -127,9 +134,8 @@ def usable_spec(p: Phrases, card: Card, settings: Settings, calibration: Calibra
     vram = f.vram(card.vram_gb)
     if uses_budget(settings, calibration) and card.unified:
         # A machine: its GPU's share (the specification's figure) less what the screen keeps, as its answers say.
-        assert settings.budget is not None and card.usable_share and card.system_memory_gb
-        basis = p.t(BASIS_SHARE_SCREEN if keeps_display(card, settings.budget) else BASIS_SHARE,
-                    share=f.percent(card.usable_share), vram=f.vram(card.system_memory_gb))
+        assert settings.budget is not None
+        basis = machine_basis(p, card, keeps_display(card, settings.budget))
     elif uses_budget(settings, calibration):
         assert settings.budget is not None
         # The card's memory once: what the rest is kept for, not "its 12 GiB less …" beside "12 GiB".
