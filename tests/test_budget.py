@@ -201,6 +201,25 @@ def test_a_load_without_flash_attention_needs_the_attention_scores(tmp_path, cat
     assert need(seed_judge, long_context, "off") == need(seed_judge, long_context, "on")
 
 
+def test_a_report_with_its_own_layer_split_is_judged_at_that_split(tmp_path, catalogue, settings, measured):
+    """DeepSeek-V3 Q4_K_M (404 GB) on an RTX 3090 with 640 GB of RAM runs with part in RAM, but four of
+    its 61 layers alone are more than the card holds (ollama issue 8447: 28,426.68 MiB asked for):
+    the report's -ngl 4 is refused, and the same machine with no split given still runs it."""
+    judge = Judge(settings, measured, load_ram(), catalogue)
+    cells = {"model": "deepseek-v3", "params_b": "671", "active_b": "37", "file_gb": "404.42",
+             "context": "2048", "ram_gb": "640"}
+
+    def judged(offload: str) -> Judged:
+        (report,) = read_reports(write_report(tmp_path, offload=offload, **cells))
+        result = judge.report(report)
+        assert result is not None
+        return result
+
+    split = judged("ngl=4")
+    assert not split.accepted and 26 < split.need_gb < 30 and split.need_gb > split.room_gb
+    assert judged("n-cpu-moe=61").accepted
+
+
 def test_a_good_report_reads(tmp_path):
     (report,) = read_reports(write_report(tmp_path))
     assert (report.line, report.context, report.file_gb, report.on_device) == (3, 4096, 4.9, True)

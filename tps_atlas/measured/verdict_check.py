@@ -11,7 +11,8 @@ parameters x the quant's bits per weight for a run, the file's size for a report
 the KV cache is the catalogue layout's where the row names a catalogue model, else the estimate per
 token; the context is what llama.cpp allocated (llama-bench: prompt + generated + depth tokens). A row
 whose device column calls its host headless (a cloud GPU server) is judged without the display reserve;
-a report that says flash attention was off needs the attention scores too (tps_atlas/estimate/budget.py).
+a report that says flash attention was off needs the attention scores too (tps_atlas/estimate/budget.py);
+a report that put a given number of layers on the device (``ngl=N``) is judged at that split.
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ from tps_atlas.estimate.settings import Settings
 from tps_atlas.estimate.fit import calibrated_memory, raised_fit, usable_gb, uses_budget
 from tps_atlas.catalogue.quants import Quant
 from tps_atlas.measured.runs import Run
-from tps_atlas.estimate.offload import RamSettings, offload_estimate
+from tps_atlas.estimate.offload import RamSettings, fixed_placement, offload_estimate
 from tps_atlas.measured.oom_reports import OomReport
 
 # "64 GB", "2x32 GB", "128 GB" in the ram column of data/measured/llama-cpp.tsv.
+# A report's own split, "ngl=4": the layers it put on the device.
+REPORTED_GPU_LAYERS = re.compile(r"ngl=(\d+)")
 RAM_SIZE = re.compile(r"(?:(\d+)\s*x\s*)?(\d+)\s*GB")
 # The memory of the device a row ran on, where its device column states it ("modified 22 GB card",
 # "64 GB LPDDR5X"): runs of a chip are filed under one catalogue size; "616 GB/s" is no size.
@@ -197,8 +200,24 @@ class Judge:
         if report.on_device or report.ram_gb is None or model.architecture is None:
             return self.on_device("failed", label, card, memory, report.context, ((quant, memory),), report.source,
                                   report.device, scores)
-        return self.with_offload("failed", label + f" · {report.offload} · {report.ram_gb:g} GB RAM", card, model,
-                                 quant, memory, report.context, report.ram_gb, report.source)
+        label += f" · {report.offload} · {report.ram_gb:g} GB RAM"
+        split = REPORTED_GPU_LAYERS.fullmatch(report.offload)
+        if split:
+            return self.with_split(label, card, model, memory, report.context, int(split.group(1)), report)
+        return self.with_offload("failed", label, card, model, quant, memory, report.context, report.ram_gb,
+                                 report.source)
+
+    def with_split(self, label: str, card: Card, model: Model, memory: Memory, context: int, gpu_layers: int,
+                   report: OomReport) -> Judged:
+        """A failure at the report's own -ngl split is judged at that split: would the estimator put
+        that many layers on the device? (A machine that runs the model with fewer layers there does
+        not make the reported load one that should have run.)"""
+        assert model.architecture is not None
+        layers = model.architecture.layers
+        memory = calibrated_memory(memory, context, self.settings, self.calibration)
+        placed = fixed_placement(model, layers, memory, "layers", layers - gpu_layers)
+        room = self.room_gb(card, report.device)
+        return Judged("failed", label, placed.gpu_gb <= room, placed.gpu_gb, room, False, report.source)
 
 
 def judge_all(judge: Judge, runs: Sequence[Run], ram_texts: dict[int, str],
