@@ -279,3 +279,36 @@ def test_the_fastest_tile_says_entirely_when_a_device_with_part_in_ram_is_faster
     assert labels.get("Fastest holding it entirely") == "Big Slow" and "Fastest device" not in labels
     only_fit = figures(catalogue, settings, seed, "qwen3-30b-a3b", [slow])
     assert "Fastest device" in {label for label, _, _ in page(only_fit, settings).tiles}
+
+
+@pytest.mark.parametrize("language, entirely, in_ram", [
+    ("en", "all of them entirely", "all with part in RAM"),
+    ("nl", "allemaal volledig", "allemaal deels in het RAM"),
+    ("fr", "tous entièrement", "tous en partie en RAM"),
+    ("de", "alle vollständig", "alle teilweise im RAM"),
+])
+def test_the_devices_tile_counts_no_part_of_none(catalogue, settings, seed, base_card, language, entirely, in_ram):
+    """Where every device holds the model, the tile under "2 devices run it" says so in words: it had said
+    "828 volledig, 0 deels in het RAM". Where none holds it, every one keeps part in RAM."""
+    big = [card(base_card, "Big One", 24, 900), card(base_card, "Big Two", 32, 1000)]
+    all_fit = figures(catalogue, settings, seed, "llama-3.2-3b", big)
+    assert not all_fit.offload and len(all_fit.rows) == 2
+    assert page(all_fit, settings, language).tiles[0][1:] == ("2", entirely)
+    small = [card(base_card, "Small One", 8, 400), card(base_card, "Small Two", 8, 500)]
+    all_ram = figures(catalogue, settings, seed, "qwen3-30b-a3b", small)
+    assert not all_ram.rows and len(all_ram.offload) == 2
+    assert page(all_ram, settings, language).tiles[0][1:] == ("2", in_ram)
+    both = figures(catalogue, settings, seed, "qwen3-30b-a3b", big[:1] + small[:1])
+    assert page(both, settings, "en").tiles[0][2] == "1 entirely, 1 with part in RAM"
+
+
+@pytest.mark.parametrize("language", ("en",) + TRANSLATED)
+def test_a_model_page_lists_its_ten_fastest_once_a_card_page_captions_its_chart(site, language):
+    """The ten fastest devices were read three times in a row on a model page: the chart's caption, then the
+    list's heading and the list. The chart keeps the sentence as its accessible description only; a card
+    page, whose chart no list repeats, keeps its caption."""
+    model_html = page_path(site, language, "models", "llama-3.1-8b").read_text(encoding="utf-8")
+    chart = model_html[model_html.find('<figure class="tps-chart">'):].split("</figure>", 1)[0]
+    assert "<figcaption>" not in chart and re.search(r'<desc id="chart-llama-3.1-8b-d">[^<]{80,}</desc>', chart)
+    card_html = page_path(site, language, "cards", "geforce-rtx-4090").read_text(encoding="utf-8")
+    assert re.search(r'<figure class="tps-chart">.*<figcaption>[^<]{80,}</figcaption>', card_html, re.S)

@@ -927,12 +927,19 @@
     return !card.unified && new RegExp("(^|[^\\d.])" + String(card.vram_gb).replace(".", "\\.") + " ?GB\\b").test(card.name);
   }
 
+  // The first tile's two parts; a part of none is not counted (headline.py run_parts).
+  function runParts(fig, f, labels) {
+    if (fig.offload.length === 0) return labels.all_entirely;
+    if (fig.rows.length === 0) return labels.all_in_ram;
+    return fillPhrase(labels.run_parts, { fit: f.count(fig.rows.length), offload: f.count(fig.offload.length) });
+  }
+
   function tilesHtml(fig, f, labels, totalTile) {
     var run = fig.rows.length + fig.offload.length;
     // None: "No device / runs it", never "0 / devices run it".
     var tiles = [run === 0 ? tileHtml(labels.none_run, labels.no_device, "") :
                  tileHtml(pluralLabel(labels.devices_run, run), f.count(run),
-                          fillPhrase(labels.run_parts, { fit: f.count(fig.rows.length), offload: f.count(fig.offload.length) }))];
+                          runParts(fig, f, labels))];
     if (totalTile) tiles.push(totalTile);
     if (fig.smallest) {
       var s = fig.smallest, q = fig.fastest;

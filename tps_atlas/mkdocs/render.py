@@ -101,11 +101,13 @@ class Renderer:
     def render(self, template: str, **context) -> str:
         return environment().get_template(template).render(_=self.phrases.t, data_text=self.data_text, **context)
 
-    def chart(self, chart_id: str, items, title: str, summary: str) -> Markup:
+    def chart(self, chart_id: str, items, title: str, summary: str, caption: bool = True) -> Markup:
+        """``caption``: the summary shown under the chart too; off where a list of the same items
+        follows (a model page's ten fastest), so a reader does not meet them three times."""
         if not items:
             return Markup("")
         return Markup(self.render("chart.html", chart=bar_chart(items), chart_id=chart_id,
-                                  title=title, summary=summary))
+                                  title=title, summary=summary, caption=caption))
 
     # ---------------------------------------------------------------- models
     def model_page(self, model_id: str) -> ModelPage:
@@ -143,7 +145,8 @@ class Renderer:
         page = self.model_page(model_id)
         p = self.phrases
         inputs = self.calculator_inputs()
-        chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary)
+        chart = self.chart("chart-" + model_id, page.chart_items, page.chart_title, page.chart_summary,
+                           caption=False)
         calculator = page_labels(p, page.model, self.settings, len(self.catalogue.cards), self.confidence,
                                  self.table_headers())
         warning = Markup(context_warning(p, page.model, self.settings.context_tokens))

@@ -37,7 +37,7 @@ from tps_atlas.estimate.settings import Settings
 from tps_atlas.measured.runs import MeasuredIndex, Run, chip_of, load_runs
 from tps_atlas.i18n.names import browser_forms, card_kind
 from tps_atlas.pages.model.headline import (DEVICES_RUN_IT, FASTEST_DEVICE, FASTEST_ENTIRELY, NO_DEVICE, NONE_RUN_IT,
-                                             RUN_PARTS, SMALLEST_CARD, SMALLEST_DEVICE)
+                                             RUN_PARTS, ALL_ENTIRELY, ALL_IN_RAM, SMALLEST_CARD, SMALLEST_DEVICE)
 from tps_atlas.pages.model.builder import FIT_LABELS
 from tps_atlas.pages.model.rows import (MEASURED, MEASURED_DEPTH, MEASURED_DETAIL, MEASURED_DETAIL_NO_BUILD,
                                         MEASURED_EMPTY, MEASURED_OTHER, fit_label)
@@ -309,6 +309,8 @@ def page_labels(phrases: Phrases, model: Model, settings: Settings, cards_total:
         "confidence": confidence,
         "devices_run": plural_runs(p, DEVICES_RUN_IT, cards_total),
         "run_parts": p.gettext(RUN_PARTS),
+        "all_entirely": p.gettext(ALL_ENTIRELY),
+        "all_in_ram": p.gettext(ALL_IN_RAM),
         "no_device": p.gettext(NO_DEVICE),
         "none_run": p.gettext(NONE_RUN_IT),
         "smallest": p.gettext(SMALLEST_CARD),

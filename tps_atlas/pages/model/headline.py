@@ -116,6 +116,12 @@ DEVICES_RUN_IT = NP_("device runs it", "devices run it")
 # TRANSLATORS: under that tile: {fit} devices hold the model entirely, {offload} run it with part of it in
 # system RAM. Example: "45 entirely, 233 with part in RAM".
 RUN_PARTS = N_("{fit} entirely, {offload} with part in RAM")
+# TRANSLATORS: under that tile in its place where every device that runs the model holds it entirely (none
+# needs RAM): never "828 entirely, 0 with part in RAM". Example: "828 / devices run it / all of them entirely".
+ALL_ENTIRELY = N_("all of them entirely")
+# TRANSLATORS: under that tile in its place where no device holds the model entirely and every one that runs
+# it keeps part of it in system RAM. Example: "233 / devices run it / all with part in RAM".
+ALL_IN_RAM = N_("all with part in RAM")
 # TRANSLATORS: the first tile where no device (card or machine) runs the model at the settings: the tile's
 # large text, in place of a 0, above the label 'runs it'. Example: "No device / runs it".
 NO_DEVICE = N_("No device")
@@ -131,13 +137,21 @@ FASTEST_ENTIRELY = N_("Fastest holding it entirely")
 SMALLEST_DEVICE = N_("Smallest device that fits")
 
 
+def run_parts(c: PageContext, fig: ModelFigures) -> str:
+    """The first tile's two parts; a part of none is not counted ("all of them entirely")."""
+    if not fig.cards_offload:
+        return c.p.gettext(ALL_ENTIRELY)
+    if not fig.cards_fit:
+        return c.p.gettext(ALL_IN_RAM)
+    return str(c.p.t(RUN_PARTS, fit=c.p.fmt.count(fig.cards_fit), offload=c.p.fmt.count(fig.cards_offload)))
+
+
 def tiles(c: PageContext, fig: ModelFigures, v: PageValues) -> list[tuple[str, str, str]]:
     # The first tile is redrawn by the browser after an input change (calculator.js tilesHtml), byte for
     # byte as built (tests/test_parity.py): its wording changes there and here together.
     p, f = c.p, c.p.fmt
     first = ((p.gettext(NONE_RUN_IT), p.gettext(NO_DEVICE), "") if not fig.cards_run else
-             (str(p.n(DEVICES_RUN_IT, fig.cards_run)), f.count(fig.cards_run),
-              str(p.t(RUN_PARTS, fit=f.count(fig.cards_fit), offload=f.count(fig.cards_offload)))))
+             (str(p.n(DEVICES_RUN_IT, fig.cards_run)), f.count(fig.cards_run), run_parts(c, fig)))
     out = [first, (str(p.n(NP_("device in the catalogue", "devices in the catalogue"), fig.cards_total)), v.total, "")]
     if fig.smallest and fig.fastest and v.small and v.fast:
         label = SMALLEST_DEVICE if fig.smallest.card.unified else SMALLEST_CARD
